@@ -1,0 +1,550 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The double-dummy search core.
+
+Alpha-beta over single tile plays, with a transposition table probed at
+trick boundaries. A trick-boundary state of one deal is fully described by
+the set of tiles still in the hands and the seat on lead (who holds which
+tile never changes), so that 30-bit number is the table key, and an entry
+stores lower and upper bounds on the points still to come.
+
+Nothing here touches a Python object while searching: the rules arrive as
+C tables (built from `solver.rules.Rules`), hands are 28-bit masks, and the
+search runs with the GIL released.
+"""
+
+from libc.stdlib cimport calloc, free
+from libc.stdint cimport uint32_t, uint64_t, int8_t, int64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
+    int __builtin_popcount(unsigned int) nogil
+
+cdef enum:
+    NT = 28
+    NCTX = 10
+    LEAD_CTX = 9
+    MAXTIERS = 8
+    MAXDEPTH = 32
+    NEG_INF = -1000
+    POS_INF = 1000
+
+ctypedef uint32_t mask_t
+
+cdef struct Tables:
+    int nactive
+    int next_seat[4]
+    int maximizer[4]        # 1 for seats of the maximising side
+    int scorer[4]           # 1 for seats whose tricks count in the value
+    int lead_suit[NT]
+    int power[NCTX][NT]
+    int ntiers[NCTX]
+    mask_t tiers[NCTX][MAXTIERS]
+    int count[NT]
+    int trick_points
+    mask_t stronger[NCTX][NT]   # tiles of higher power, for move ordering
+    mask_t compat[NT]           # tiles that can be interchangeable with t
+    mask_t between[NT][NT]      # tiles whose presence tells a from b
+
+cdef struct State:
+    mask_t hand[4]
+    int trick_tile[4]
+    int trick_seat[4]
+    int ntrick
+    int leader
+    int to_move
+    int sofar          # value already won by the scoring seats
+    int avail          # points not yet awarded (tricks and count still to come)
+    int tricks_left
+
+cdef struct TTEntry:
+    uint32_t key
+    int8_t lower
+    int8_t upper
+    int8_t best
+    int8_t pad
+
+cdef struct Search:
+    Tables* T
+    State st
+    TTEntry* tt
+    uint32_t tt_mask
+    int tt_shift
+    int64_t nodes
+    int aborted
+    int* cancel_flag
+    double deadline
+    int64_t node_limit
+
+
+cdef inline mask_t legal_mask(Tables* T, mask_t hand, int ctx) noexcept nogil:
+    cdef int k
+    cdef mask_t m
+    for k in range(T.ntiers[ctx]):
+        m = hand & T.tiers[ctx][k]
+        if m:
+            return m
+    return hand
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline int should_stop(Search* e) noexcept nogil:
+    if e.cancel_flag != NULL and e.cancel_flag[0]:
+        return 1
+    if e.node_limit > 0 and e.nodes >= e.node_limit:
+        return 1
+    if e.deadline > 0 and now() >= e.deadline:
+        return 1
+    return 0
+
+
+cdef inline void play(Search* e, int t) noexcept nogil:
+    """Play tile t for the seat to move; settles the trick when it is full."""
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef int seat = s.to_move
+    cdef int i, w, ctx, pts
+    s.hand[seat] &= ~((<mask_t>1) << t)
+    s.trick_tile[s.ntrick] = t
+    s.trick_seat[s.ntrick] = seat
+    s.ntrick += 1
+    if s.ntrick < T.nactive:
+        s.to_move = T.next_seat[seat]
+        return
+    ctx = T.lead_suit[s.trick_tile[0]]
+    w = 0
+    pts = T.trick_points
+    for i in range(T.nactive):
+        pts += T.count[s.trick_tile[i]]
+        if T.power[ctx][s.trick_tile[i]] > T.power[ctx][s.trick_tile[w]]:
+            w = i
+    w = s.trick_seat[w]
+    if T.scorer[w]:
+        s.sofar += pts
+    s.avail -= pts
+    s.tricks_left -= 1
+    s.leader = w
+    s.to_move = w
+    s.ntrick = 0
+
+
+cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nogil:
+    """Fill out[] with the legal tiles, the most promising first."""
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef int seat = s.to_move
+    cdef int n = 0, i, j, t, ctx, p, win_tile, win_seat, score, tmp
+    cdef int scores[8]
+    cdef mask_t opponents = 0
+    cdef mask_t m = legal
+    for i in range(4):
+        if T.maximizer[i] != T.maximizer[seat]:
+            opponents |= s.hand[i]
+    if s.ntrick > 0:
+        ctx = T.lead_suit[s.trick_tile[0]]
+        win_tile = 0
+        for i in range(1, s.ntrick):
+            if T.power[ctx][s.trick_tile[i]] > T.power[ctx][s.trick_tile[win_tile]]:
+                win_tile = i
+        win_seat = s.trick_seat[win_tile]
+        win_tile = s.trick_tile[win_tile]
+    while m:
+        t = __builtin_ctz(m)
+        m &= m - 1
+        if s.ntrick == 0:
+            ctx = T.lead_suit[t]
+            p = T.power[ctx][t]
+            if (T.stronger[ctx][t] & opponents) == 0:
+                score = 1000 + 20 * T.count[t] + p      # a sure winner: cash it
+            else:
+                score = -20 * T.count[t] - p            # otherwise lead cheap
+        else:
+            p = T.power[ctx][t]
+            if T.maximizer[win_seat] == T.maximizer[seat]:
+                score = 20 * T.count[t] - p             # partner winning: feed count
+            elif p > T.power[ctx][win_tile]:
+                score = 500 + 20 * T.count[t] - p       # win as cheaply as we can
+            else:
+                score = -20 * T.count[t] - p            # can't win: shed little
+        if t == ttbest:
+            score += 100000
+        j = n
+        while j > 0 and scores[j - 1] < score:
+            scores[j] = scores[j - 1]
+            out[j] = out[j - 1]
+            j -= 1
+        scores[j] = score
+        out[j] = t
+        n += 1
+    return n
+
+
+cdef inline uint32_t boundary_key(Search* e) noexcept nogil:
+    cdef State* s = &e.st
+    return (s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]) | (<uint32_t>s.leader << 28)
+
+
+cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
+    """Fail-soft alpha-beta; returns the final value of the scoring side."""
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef TTEntry* ent = NULL
+    cdef uint32_t key = 0
+    cdef int lo, hi, ttbest = -1, alpha0, beta0
+    cdef int seat, ctx, n, i, t, b, v, best, bestmove = -1, skip, is_max
+    cdef int moves[8]
+    cdef mask_t legal, searched = 0, blockers, cand
+    cdef State saved
+
+    e.nodes += 1
+    if (e.nodes & 1023) == 0 and should_stop(e):
+        e.aborted = 1
+    if e.aborted:
+        return alpha
+
+    if s.ntrick == 0:
+        if s.tricks_left == 0:
+            return s.sofar
+        if s.sofar >= beta:
+            return s.sofar
+        if s.sofar + s.avail <= alpha:
+            return s.sofar + s.avail
+        key = boundary_key(e)
+        ent = &e.tt[(<uint32_t>(key * 2654435761u)) >> e.tt_shift]
+        if ent.key == key:
+            lo = s.sofar + ent.lower
+            hi = s.sofar + ent.upper
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+            ttbest = ent.best
+    alpha0 = alpha
+    beta0 = beta
+
+    seat = s.to_move
+    ctx = LEAD_CTX if s.ntrick == 0 else T.lead_suit[s.trick_tile[0]]
+    legal = legal_mask(T, s.hand[seat], ctx)
+    n = order_moves(e, legal, ttbest, moves)
+    is_max = T.maximizer[seat]
+    best = NEG_INF if is_max else POS_INF
+
+    # Tiles still able to tell two of the mover's tiles apart.
+    blockers = 0
+    for i in range(4):
+        if i != seat:
+            blockers |= s.hand[i]
+    for i in range(s.ntrick):
+        blockers |= (<mask_t>1) << s.trick_tile[i]
+
+    for i in range(n):
+        t = moves[i]
+        cand = T.compat[t] & searched
+        skip = 0
+        while cand:
+            b = __builtin_ctz(cand)
+            cand &= cand - 1
+            if (T.between[t][b] & blockers) == 0:
+                skip = 1
+                break
+        if skip:
+            continue
+        searched |= (<mask_t>1) << t
+        saved = s[0]
+        play(e, t)
+        v = alphabeta(e, alpha, beta)
+        s[0] = saved
+        if e.aborted:
+            return alpha
+        if is_max:
+            if v > best:
+                best = v
+                bestmove = t
+                if v > alpha:
+                    alpha = v
+        else:
+            if v < best:
+                best = v
+                bestmove = t
+                if v < beta:
+                    beta = v
+        if alpha >= beta:
+            break
+
+    if ent != NULL:
+        if ent.key != key:
+            ent.key = key
+            ent.lower = 0
+            ent.upper = s.avail
+        if best <= alpha0:
+            if best - s.sofar < ent.upper:
+                ent.upper = best - s.sofar
+        elif best >= beta0:
+            if best - s.sofar > ent.lower:
+                ent.lower = best - s.sofar
+        else:
+            ent.lower = best - s.sofar
+            ent.upper = best - s.sofar
+        ent.best = bestmove
+    return best
+
+
+cdef int mtdf(Search* e, int guess) noexcept nogil:
+    """Exact value by a sequence of null-window searches (MTD(f))."""
+    cdef int lower = e.st.sofar, upper = e.st.sofar + e.st.avail
+    cdef int g = guess, beta
+    if g < lower:
+        g = lower
+    if g > upper:
+        g = upper
+    while lower < upper and not e.aborted:
+        beta = g + 1 if g == lower else g
+        g = alphabeta(e, beta - 1, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return lower
+
+
+cdef class CancelToken:
+    """Stops a search: `cancel()` from any thread, a monotonic deadline, or a node budget."""
+
+    cdef int flag
+    cdef public double deadline
+    cdef public long long node_budget
+
+    def __init__(self, deadline: float = 0.0, node_budget: int = 0):
+        self.flag = 0
+        self.deadline = deadline
+        self.node_budget = node_budget
+
+    def cancel(self) -> None:
+        self.flag = 1
+
+    @property
+    def cancelled(self) -> bool:
+        return self.flag != 0
+
+
+class Aborted(Exception):
+    """Raised by Engine when its cancel token stopped the search."""
+
+
+cdef class Engine:
+    """One deal and contract: C tables, a transposition table and a current state.
+
+    The transposition table lives as long as the engine, so every query on
+    positions of the same deal and contract (scoring moves, walking a line,
+    analysing a played hand) reuses what earlier queries learned.
+    """
+
+    cdef Tables* T
+    cdef Search e
+    cdef State stack[MAXDEPTH]
+    cdef int depth
+    cdef object token
+
+    def __cinit__(self, rules, seats_in_order, maximizer, scorer, int tt_bits=18):
+        self.T = <Tables*> calloc(1, sizeof(Tables))
+        self.e.tt = <TTEntry*> calloc((<size_t>1) << tt_bits, sizeof(TTEntry))
+        if self.T == NULL or self.e.tt == NULL:
+            raise MemoryError()
+        self.e.tt_mask = (1u << tt_bits) - 1
+        self.e.tt_shift = 32 - tt_bits
+        self.e.T = self.T
+        self._load_tables(rules, seats_in_order, maximizer, scorer)
+
+    def __dealloc__(self):
+        free(self.T)
+        free(self.e.tt)
+
+    cdef _load_tables(self, rules, seats_in_order, maximizer, scorer):
+        cdef Tables* T = self.T
+        cdef int c, t, a, b, k, n = len(seats_in_order)
+        T.nactive = n
+        for k in range(4):
+            T.next_seat[k] = -1
+            T.maximizer[k] = maximizer[k]
+            T.scorer[k] = scorer[k]
+        for k in range(n):
+            T.next_seat[seats_in_order[k]] = seats_in_order[(k + 1) % n]
+        T.trick_points = rules.trick_points
+        for t in range(NT):
+            T.lead_suit[t] = rules.lead_suit[t]
+            T.count[t] = rules.count[t]
+        for c in range(NCTX):
+            T.ntiers[c] = len(rules.tiers[c])
+            for k in range(T.ntiers[c]):
+                T.tiers[c][k] = rules.tiers[c][k]
+            for t in range(NT):
+                T.power[c][t] = rules.power[c][t]
+        for c in range(NCTX):
+            for t in range(NT):
+                T.stronger[c][t] = 0
+                for b in range(NT):
+                    if T.power[c][b] > T.power[c][t]:
+                        T.stronger[c][t] |= (<mask_t>1) << b
+        for a in range(NT):
+            T.compat[a] = 0
+            for b in range(NT):
+                T.between[a][b] = 0
+                if a != b and self._alike(a, b):
+                    T.compat[a] |= (<mask_t>1) << b
+                    T.between[a][b] = self._between(a, b)
+
+    cdef int _alike(self, int a, int b):
+        """Same count, same suit when led, same follow duties, same zero-power pattern."""
+        cdef Tables* T = self.T
+        cdef int c, k
+        if T.count[a] != T.count[b] or T.lead_suit[a] != T.lead_suit[b]:
+            return 0
+        for c in range(NCTX):
+            if (T.power[c][a] == 0) != (T.power[c][b] == 0):
+                return 0
+            for k in range(T.ntiers[c]):
+                if ((T.tiers[c][k] >> a) & 1) != ((T.tiers[c][k] >> b) & 1):
+                    return 0
+        return 1
+
+    cdef mask_t _between(self, int a, int b):
+        """Tiles whose power lies between a's and b's (inclusive) in some context."""
+        cdef Tables* T = self.T
+        cdef int c, t, lo, hi
+        cdef mask_t m = 0
+        for c in range(NCTX):
+            lo = T.power[c][a]
+            hi = T.power[c][b]
+            if lo == hi or lo == 0:
+                continue
+            if lo > hi:
+                lo, hi = hi, lo
+            for t in range(NT):
+                if t != a and t != b and lo <= T.power[c][t] <= hi:
+                    m |= (<mask_t>1) << t
+        return m
+
+    def set_state(self, hands, int leader, trick, int sofar, int avail, int tricks_left):
+        """Load a position: hands (4 masks, inactive seats 0), trick [(seat, tile)], points."""
+        cdef State* s = &self.e.st
+        cdef int i
+        for i in range(4):
+            s.hand[i] = hands[i]
+        s.ntrick = len(trick)
+        for i in range(s.ntrick):
+            s.trick_seat[i] = trick[i][0]
+            s.trick_tile[i] = trick[i][1]
+        s.leader = leader
+        s.to_move = leader if s.ntrick == 0 else self.T.next_seat[s.trick_seat[s.ntrick - 1]]
+        s.sofar = sofar
+        s.avail = avail
+        s.tricks_left = tricks_left
+        self.depth = 0
+
+    def set_token(self, token):
+        """Attach a CancelToken (or None) that later searches obey."""
+        cdef CancelToken tok
+        self.token = token
+        if token is None:
+            self.e.cancel_flag = NULL
+            self.e.deadline = 0
+            self.e.node_limit = 0
+        else:
+            tok = <CancelToken> token
+            self.e.cancel_flag = &tok.flag
+            self.e.deadline = tok.deadline
+            self.e.node_limit = tok.node_budget
+
+    def play(self, int tile):
+        """Play a tile for the seat to move (unchecked: the caller validated it)."""
+        if self.depth >= MAXDEPTH:
+            raise IndexError("play stack full")
+        self.stack[self.depth] = self.e.st
+        self.depth += 1
+        play(&self.e, tile)
+
+    def undo(self):
+        if self.depth == 0:
+            raise IndexError("nothing to undo")
+        self.depth -= 1
+        self.e.st = self.stack[self.depth]
+
+    @property
+    def to_move(self) -> int:
+        return -1 if self.e.st.tricks_left == 0 else self.e.st.to_move
+
+    @property
+    def sofar(self) -> int:
+        return self.e.st.sofar
+
+    @property
+    def finished(self) -> bool:
+        return self.e.st.tricks_left == 0
+
+    @property
+    def nodes(self) -> int:
+        return self.e.nodes
+
+    def legal(self):
+        """Legal tiles of the seat to move, best-looking first (TT move first)."""
+        cdef int moves[8]
+        cdef int n, ttbest = -1
+        cdef State* s = &self.e.st
+        cdef TTEntry* ent
+        cdef uint32_t key
+        if s.tricks_left == 0:
+            return []
+        if s.ntrick == 0:
+            key = boundary_key(&self.e)
+            ent = &self.e.tt[(<uint32_t>(key * 2654435761u)) >> self.e.tt_shift]
+            if ent.key == key:
+                ttbest = ent.best
+        ctx = LEAD_CTX if s.ntrick == 0 else self.T.lead_suit[s.trick_tile[0]]
+        n = order_moves(&self.e, legal_mask(self.T, s.hand[s.to_move], ctx), ttbest, moves)
+        return [moves[i] for i in range(n)]
+
+    cdef _check(self):
+        if self.e.aborted:
+            self.e.aborted = 0
+            raise Aborted()
+
+    def exact(self, int guess=-1) -> int:
+        """Exact double-dummy value of the current state."""
+        cdef int v
+        if guess < 0:
+            guess = self.e.st.sofar + self.e.st.avail // 2
+        with nogil:
+            v = mtdf(&self.e, guess)
+        self._check()
+        return v
+
+    def at_least(self, int target) -> bool:
+        """Null-window test: is the value >= target?"""
+        cdef int v
+        with nogil:
+            v = alphabeta(&self.e, target - 1, target)
+        self._check()
+        return v >= target
+
+    def score_moves(self, int guess=-1):
+        """Exact value after each legal move: a list of (tile, value), in move order."""
+        cdef int v, t
+        out = []
+        for t in self.legal():
+            self.play(t)
+            try:
+                v = self.exact(guess)
+            finally:
+                self.undo()
+            guess = v
+            out.append((t, v))
+        return out

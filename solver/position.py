@@ -1,0 +1,406 @@
+"""Positions: the SPEC JSON parsed, validated and replayed.
+
+A `Position` is immutable. Building one checks every field (raising
+`PositionError` with the field path and a reason code) and replays the
+plays so far, so that the seat to move, the trick in progress and the
+points already won are known.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from . import tiles as T
+from .errors import PositionError
+from .rules import DOUBLES_OPTIONS, LEAD, Declaration, Rules, build_rules, parse_declaration
+
+SEATS = ("N", "E", "S", "W")
+SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
+KINDS = ("standard", "plunge", "splash")
+MOON_BIDS = (4, 5, 6, 7, 21)
+#: Doubles a plunge or splash declarer must hold, and the default bid.
+DOUBLES_NEEDED = {"plunge": (4, 168), "splash": (3, 84)}
+
+#: Tiles of three-player Moon: the set without 1-0 ... 6-0.
+MOON3_SET = frozenset(t for t in range(T.N_TILES) if T.ENDS[t][1] != 0 or t == 0)
+
+
+def partner(seat: int) -> int:
+    return (seat + 2) % 4
+
+
+@dataclass(frozen=True)
+class Contract:
+    """Declarer, declaration, bid, kind (standard/plunge/splash), doubles option."""
+
+    declarer: int
+    declaration: Declaration
+    bid: int
+    kind: str = "standard"
+    doubles: str = "high"
+
+    def to_json(self) -> dict:
+        return {
+            "declarer": SEATS[self.declarer],
+            "trump": self.declaration.name,
+            "bid": self.bid,
+            "kind": self.kind,
+            "doubles": self.doubles,
+        }
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Position:
+    """A deal, a contract and the plays so far; see SPEC.md for the JSON form."""
+
+    game: str
+    hands: dict[int, tuple[int, ...]]
+    contract: Contract
+    plays: tuple[int, ...]
+    widow: int | None
+    discard: int | None
+
+    def __init__(self, data: Mapping[str, Any] | str) -> None:
+        if isinstance(data, (str, bytes)):
+            try:
+                data = json.loads(data)
+            except ValueError as exc:
+                raise PositionError("position", f"not valid JSON: {exc}", "INVALID_JSON") from None
+        if not isinstance(data, Mapping):
+            raise PositionError("position", "a position must be a JSON object", "INVALID_TYPE")
+        self._parse(data)
+        self._derive_layout()
+        self._replay()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | str) -> "Position":
+        """Build a position from the SPEC JSON, as a dict or a string."""
+        return cls(data)
+
+    # ----------------------------------------------------------------- parsing
+
+    def _parse(self, data: Mapping[str, Any]) -> None:
+        game = data.get("game", "42")
+        if game in (42, "42"):
+            self.game = "42"
+        elif isinstance(game, str) and game.lower() == "moon":
+            self.game = "moon"
+        else:
+            raise PositionError("game", f"unknown game {game!r} (\"42\" or \"moon\")", "UNKNOWN_GAME")
+        self._parse_hands(data.get("hands"))
+        self._parse_moon_widow(data)
+        self._parse_contract(data.get("contract"))
+        plays = data.get("plays", [])
+        if plays is None:
+            plays = []
+        if not isinstance(plays, list):
+            raise PositionError("plays", "must be a list of tiles", "INVALID_TYPE")
+        self.plays = tuple(T.parse_tile(p, f"plays[{i}]") for i, p in enumerate(plays))
+
+    def _parse_hands(self, hands: object) -> None:
+        if hands is None:
+            raise PositionError("hands", "required", "MISSING_FIELD")
+        if not isinstance(hands, Mapping):
+            raise PositionError("hands", "must be an object of seat -> list of tiles", "INVALID_TYPE")
+        for key in hands:
+            if key not in SEAT_INDEX:
+                raise PositionError(f"hands.{key}", f"unknown seat {key!r} (N, E, S or W)", "UNKNOWN_SEAT")
+        if self.game == "moon" and "W" not in hands:
+            expected = SEATS[:3]
+        else:
+            expected = SEATS
+        for seat in expected:
+            if seat not in hands:
+                raise PositionError(f"hands.{seat}", "missing hand", "MISSING_FIELD")
+        self.three_handed = len(expected) == 3
+        allowed = MOON3_SET if self.three_handed else frozenset(range(T.N_TILES))
+        seen: dict[int, str] = {}
+        self.hands = {}
+        for seat in expected:
+            raw = hands[seat]
+            field = f"hands.{seat}"
+            if not isinstance(raw, list):
+                raise PositionError(field, "must be a list of tiles", "INVALID_TYPE")
+            if len(raw) != 7:
+                raise PositionError(field, f"holds {len(raw)} tiles, a hand holds 7", "HAND_SIZE")
+            parsed = []
+            for i, text in enumerate(raw):
+                where = f"{field}[{i}]"
+                tile = T.parse_tile(text, where)
+                if tile not in allowed:
+                    raise PositionError(where, f"{T.name_of(tile)} is not in the 22-tile set of "
+                                        "three-player Moon (of the blanks only 0-0 stays)",
+                                        "NOT_IN_TILE_SET")
+                if tile in seen:
+                    raise PositionError(where, f"tile {T.name_of(tile)} appears twice "
+                                        f"(also at {seen[tile]})", "DUPLICATE_TILE")
+                seen[tile] = where
+                parsed.append(tile)
+            self.hands[SEAT_INDEX[seat]] = tuple(parsed)
+        self._seen = seen
+
+    def _parse_moon_widow(self, data: Mapping[str, Any]) -> None:
+        self.widow = self.discard = None
+        has_widow, has_discard = "widow" in data, "discard" in data
+        if not (has_widow or has_discard):
+            return
+        if not self.three_handed:
+            name = "widow" if has_widow else "discard"
+            raise PositionError(name, "only three-player Moon has a widow and a discard",
+                                "UNEXPECTED_FIELD")
+        if has_widow != has_discard:
+            missing = "discard" if has_widow else "widow"
+            raise PositionError(missing, "widow and discard come together", "MISSING_FIELD")
+        self.widow = T.parse_tile(data["widow"], "widow")
+        self.discard = T.parse_tile(data["discard"], "discard")
+        for name, tile in (("widow", self.widow), ("discard", self.discard)):
+            if tile not in MOON3_SET:
+                raise PositionError(name, f"{T.name_of(tile)} is not in the 22-tile Moon set",
+                                    "NOT_IN_TILE_SET")
+        if self.discard in self._seen:
+            raise PositionError("discard", f"{T.name_of(self.discard)} is also in "
+                                f"{self._seen[self.discard]}", "DUPLICATE_TILE")
+
+    def _parse_contract(self, raw: object) -> None:
+        if raw is None:
+            raise PositionError("contract", "required", "MISSING_FIELD")
+        if not isinstance(raw, Mapping):
+            raise PositionError("contract", "must be an object", "INVALID_TYPE")
+        seats = SEATS[:3] if self.three_handed else SEATS
+        declarer = raw.get("declarer")
+        if declarer not in seats:
+            raise PositionError("contract.declarer", f"unknown seat {declarer!r} "
+                                f"(one of {', '.join(seats)})", "UNKNOWN_SEAT")
+        if "trump" not in raw:
+            raise PositionError("contract.trump", "required", "MISSING_FIELD")
+        decl = parse_declaration(raw["trump"])
+        kind = raw.get("kind", "standard")
+        kind = kind.lower() if isinstance(kind, str) else kind
+        if kind not in KINDS:
+            raise PositionError("contract.kind", f"unknown kind {kind!r} (standard, plunge or "
+                                "splash)", "UNKNOWN_KIND")
+        doubles = raw.get("doubles", "high")
+        doubles = doubles.lower() if isinstance(doubles, str) else doubles
+        if doubles not in DOUBLES_OPTIONS:
+            raise PositionError("contract.doubles", f"unknown option {doubles!r} (high, low or "
+                                "suit)", "INVALID_OPTION")
+        if doubles != "high" and (self.game == "moon" or decl.name not in ("follow-me", "nello")):
+            raise PositionError("contract.doubles", f"doubles {doubles!r} is only for follow-me "
+                                "and nello in 42; otherwise doubles are high", "INVALID_OPTION")
+        seat = SEAT_INDEX[declarer]
+        if self.game == "moon":
+            if decl.name in ("nello", "sevens"):
+                raise PositionError("contract.trump", f"{decl.name} is not a Moon declaration "
+                                    "(a pip suit, doubles or follow-me)", "UNKNOWN_DECLARATION")
+            if kind != "standard":
+                raise PositionError("contract.kind", "Moon has no plunge or splash", "UNKNOWN_KIND")
+        elif kind != "standard":
+            if decl.name in ("nello", "sevens"):
+                raise PositionError("contract.kind", f"{kind} cannot be played as {decl.name}",
+                                    "INVALID_CONTRACT")
+            need, _ = DOUBLES_NEEDED[kind]
+            held = sum(1 for t in self.hands[seat] if T.is_double(t))
+            if held < need:
+                raise PositionError("contract.kind", f"{kind} needs {need} doubles in the "
+                                    f"declarer's hand; {declarer} holds {held}",
+                                    "PLUNGE_NEEDS_FOUR_DOUBLES" if kind == "plunge"
+                                    else "SPLASH_NEEDS_THREE_DOUBLES")
+        bid = raw.get("bid")
+        if bid is None and kind in DOUBLES_NEEDED:
+            bid = DOUBLES_NEEDED[kind][1]
+        self.contract = Contract(seat, decl, 0, kind, doubles)
+        self.contract = Contract(seat, decl, self.check_bid(bid, "contract.bid"), kind, doubles)
+        if self.widow is not None and self.widow != self.discard and self.widow not in self.hands[seat]:
+            raise PositionError("widow", f"the widow {T.name_of(self.widow)} is neither in the "
+                                f"declarer's hand nor the discard", "WIDOW_MISMATCH")
+
+    def check_bid(self, bid: object, field: str = "bid") -> int:
+        """Validate a bid for this position's game and contract; returns it."""
+        if bid is None:
+            raise PositionError(field, "required", "MISSING_FIELD")
+        if not _is_int(bid):
+            raise PositionError(field, f"must be a whole number, not {bid!r}", "INVALID_TYPE")
+        assert isinstance(bid, int)
+        if self.game == "moon":
+            if bid not in MOON_BIDS:
+                raise PositionError(field, f"Moon bid {bid} is out of range (4..7 tricks, or 21 "
+                                    "to shoot the moon)", "BID_OUT_OF_RANGE")
+            return bid
+        marks_only = self.contract.declaration.name in ("nello", "sevens") or \
+            self.contract.kind != "standard"
+        if bid % 42 == 0 and 42 <= bid <= 294:
+            return bid
+        if 30 <= bid <= 41 and not marks_only:
+            return bid
+        what = self.contract.kind if self.contract.kind != "standard" else \
+            self.contract.declaration.name
+        if marks_only and 30 <= bid <= 41:
+            raise PositionError(field, f"{what} takes mark bids only (42, 84, ... 294), "
+                                f"not {bid} points", "BID_OUT_OF_RANGE")
+        raise PositionError(field, f"bid {bid} is out of range (30..41 points or 42*k marks, "
+                            "42..294)", "BID_OUT_OF_RANGE")
+
+    # ------------------------------------------------------------------ layout
+
+    def _derive_layout(self) -> None:
+        c = self.contract
+        decl = c.declaration
+        nello = decl.name == "nello"
+        trick_scored = nello or self.game == "moon"
+        self.rules: Rules = build_rules(decl, c.doubles, with_count=not trick_scored)
+        if self.three_handed:
+            active = [0, 1, 2]
+        elif nello:
+            active = [s for s in range(4) if s != partner(c.declarer)]
+        else:
+            active = [0, 1, 2, 3]
+        self.active_seats: tuple[int, ...] = tuple(active)
+        solo = self.three_handed or nello
+        declaring = {c.declarer} if solo else {c.declarer, partner(c.declarer)}
+        #: seats whose tricks make the value
+        self.scorer = tuple(1 if s in declaring else 0 for s in range(4))
+        # The declaring side maximises the value, except in nello, where the
+        # value counts the declarer's tricks and the declarer wants none.
+        self.maximizer = tuple((1 if s in declaring else 0) ^ (1 if nello else 0) for s in range(4))
+        self.first_leader = partner(c.declarer) if c.kind != "standard" else c.declarer
+        self.max_value = 7 if trick_scored else 42
+
+    def next_seat(self, seat: int) -> int:
+        i = self.active_seats.index(seat)
+        return self.active_seats[(i + 1) % len(self.active_seats)]
+
+    # ------------------------------------------------------------------ replay
+
+    def _replay(self) -> None:
+        rules = self.rules
+        remaining = [0, 0, 0, 0]
+        for s in self.active_seats:
+            remaining[s] = T.mask_of(self.hands[s])
+        leader = self.first_leader
+        trick: list[tuple[int, int]] = []
+        points = 0
+        tricks_won = [0, 0, 0, 0]
+        self.completed_tricks: list[tuple[int, list[tuple[int, int]]]] = []
+        per_trick = len(self.active_seats)
+        total_plays = 7 * per_trick
+        if len(self.plays) > total_plays:
+            raise PositionError(f"plays[{total_plays}]", f"the hand is over after "
+                                f"{total_plays} plays", "TOO_MANY_PLAYS")
+        for i, tile in enumerate(self.plays):
+            seat = leader if not trick else self.next_seat(trick[-1][0])
+            field = f"plays[{i}]"
+            name = T.name_of(tile)
+            if not remaining[seat] >> tile & 1:
+                where = "was already played" if tile in self.hands[seat] \
+                    else f"is not in {SEATS[seat]}'s hand"
+                raise PositionError(field, f"{name} {where} ({SEATS[seat]} to play)",
+                                    "TILE_NOT_IN_HAND")
+            ctx = LEAD if not trick else rules.lead_suit[trick[0][1]]
+            legal = rules.legal_mask(remaining[seat], ctx)
+            if not legal >> tile & 1:
+                must = ", ".join(T.name_of(t) for t in T.tiles_of(legal))
+                raise PositionError(field, f"{SEATS[seat]} may not play {name}: must "
+                                    f"{'follow suit' if trick else 'lead'} with one of {must}",
+                                    "ILLEGAL_PLAY")
+            remaining[seat] &= ~(1 << tile)
+            trick.append((seat, tile))
+            if len(trick) == per_trick:
+                tiles_in = [t for _, t in trick]
+                winner = trick[rules.winner_index(tiles_in)][0]
+                if self.scorer[winner]:
+                    points += rules.trick_value(tiles_in)
+                tricks_won[winner] += 1
+                self.completed_tricks.append((winner, trick))
+                leader, trick = winner, []
+        self.remaining = tuple(remaining)
+        self.leader = leader
+        self.trick = tuple(trick)
+        self.points = points
+        self.tricks_won = tuple(tricks_won)
+        self.tricks_left = 7 - len(self.completed_tricks)
+        counted = sum(rules.count[t] for s in self.active_seats for t in T.tiles_of(remaining[s]))
+        counted += sum(rules.count[t] for _, t in trick)
+        self.available = self.tricks_left * rules.trick_points + counted
+
+    # ------------------------------------------------------------- properties
+
+    @property
+    def to_move(self) -> str | None:
+        """Seat to move, or None when all tricks have been played."""
+        seat = self.to_move_index
+        return None if seat is None else SEATS[seat]
+
+    @property
+    def to_move_index(self) -> int | None:
+        if self.tricks_left == 0:
+            return None
+        return self.leader if not self.trick else self.next_seat(self.trick[-1][0])
+
+    @property
+    def is_complete(self) -> bool:
+        return self.tricks_left == 0
+
+    def legal_tiles(self) -> list[int]:
+        """Legal tiles (indices) of the seat to move."""
+        seat = self.to_move_index
+        if seat is None:
+            return []
+        ctx = LEAD if not self.trick else self.rules.lead_suit[self.trick[0][1]]
+        return T.tiles_of(self.rules.legal_mask(self.remaining[seat], ctx))
+
+    def makes(self, value: int, bid: int | None = None) -> bool:
+        """Whether a final double-dummy value makes the bid (the contract's by default)."""
+        threshold, at_least = self.make_target(bid)
+        return value >= threshold if at_least else value < threshold
+
+    def make_target(self, bid: int | None = None) -> tuple[int, bool]:
+        """(t, at_least): the bid makes iff value >= t (at_least) or value < t (nello)."""
+        bid = self.contract.bid if bid is None else bid
+        if self.contract.declaration.name == "nello":
+            return 1, False
+        if self.game == "moon":
+            return (7 if bid == 21 else bid), True
+        return (bid if bid < 42 else 42), True
+
+    def with_plays(self, plays: list[int] | tuple[int, ...]) -> "Position":
+        """The same deal and contract with other plays (validated)."""
+        data = self.to_json()
+        data["plays"] = [T.name_of(t) for t in plays]
+        return Position(data)
+
+    # ----------------------------------------------------------------- output
+
+    def to_json(self) -> dict:
+        """The SPEC JSON of this position (tiles as H-L)."""
+        out: dict[str, Any] = {}
+        if self.game == "moon":
+            out["game"] = "moon"
+        out["hands"] = {SEATS[s]: [T.name_of(t) for t in tiles] for s, tiles in self.hands.items()}
+        out["contract"] = self.contract.to_json()
+        out["plays"] = [T.name_of(t) for t in self.plays]
+        if self.widow is not None:
+            out["widow"] = T.name_of(self.widow)
+            out["discard"] = T.name_of(self.discard)
+        return out
+
+    def to_json_str(self) -> str:
+        return json.dumps(self.to_json())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.to_json() == other.to_json()
+
+    def __hash__(self) -> int:
+        return hash(self.to_json_str())
+
+    def __repr__(self) -> str:
+        return f"Position({self.to_json_str()})"
+
+    def __str__(self) -> str:
+        from .diagram import render
+
+        return render(self)

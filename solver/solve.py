@@ -1,0 +1,197 @@
+"""The Python API over the search core: solve, make-or-set, legal moves.
+
+Every query goes through a `DealSolver`, which owns one search engine (and so
+one transposition table) for a deal and contract; positions of the same deal
+and contract reuse what earlier queries learned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Union
+
+from . import tiles as T
+from ._core import Aborted, CancelToken, Engine
+from .errors import PositionError, SearchCancelled
+from .position import SEATS, Position
+
+PositionLike = Union[Position, Mapping[str, Any], str]
+
+#: log2 of the transposition table's entries (8 bytes each): 2 MiB.
+DEFAULT_TT_BITS = 18
+
+
+def as_position(position: PositionLike) -> Position:
+    """A `Position` from a Position, a SPEC dict or a JSON string."""
+    return position if isinstance(position, Position) else Position(position)
+
+
+@dataclass
+class SolveResult:
+    """Exact double-dummy answer for a position.
+
+    ``moves`` maps every legal tile of the seat to move to its value, best
+    first (for that seat's side); ``line`` is one optimal play to the end.
+    """
+
+    value: int
+    makes: bool
+    to_move: str | None
+    moves: dict[str, int]
+    line: list[str]
+    nodes: int = 0
+
+    def to_json(self) -> dict:
+        return {"value": self.value, "makes": self.makes, "to_move": self.to_move,
+                "moves": dict(self.moves), "line": list(self.line)}
+
+    @property
+    def best_moves(self) -> list[str]:
+        return [t for t, v in self.moves.items() if v == self.value]
+
+
+@dataclass
+class MakeOrSetResult:
+    """Whether the declaring side makes ``bid`` under double-dummy play."""
+
+    makes: bool
+    bid: int
+    nodes: int = 0
+    value: int | None = None
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"makes": self.makes, "bid": self.bid}
+        if self.value is not None:
+            out["value"] = self.value
+        return out
+
+
+@dataclass
+class DealSolver:
+    """Answers queries on positions of one deal and contract with one engine."""
+
+    position: Position
+    token: CancelToken | None = None
+    tt_bits: int = DEFAULT_TT_BITS
+    engine: Engine = field(init=False)
+
+    def __post_init__(self) -> None:
+        p = self.position
+        self.engine = Engine(p.rules, p.active_seats, p.maximizer, p.scorer, self.tt_bits)
+        self.engine.set_token(self.token)
+        self.load(p)
+
+    def load(self, position: Position) -> None:
+        """Point the engine at another position of the same deal and contract."""
+        self.position = position
+        p = position
+        self.engine.set_state(list(p.remaining), p.leader, list(p.trick), p.points, p.available,
+                              p.tricks_left)
+
+    @property
+    def nodes(self) -> int:
+        return self.engine.nodes
+
+    def _run(self, fn, *args):
+        try:
+            return fn(*args)
+        except Aborted:
+            raise SearchCancelled("search stopped before it finished") from None
+
+    def value(self, guess: int = -1) -> int:
+        """Exact value of the loaded position."""
+        return self._run(self.engine.exact, guess)
+
+    def at_least(self, target: int) -> bool:
+        """Null-window test of the loaded position: value >= target?"""
+        return self._run(self.engine.at_least, target)
+
+    def _is_max(self) -> bool:
+        seat = self.engine.to_move
+        return seat >= 0 and bool(self.position.maximizer[seat])
+
+    def child_values(self) -> list[tuple[int, int]]:
+        """(tile, exact value) for every legal move of the loaded position."""
+        return self._run(self.engine.score_moves, -1)
+
+    def child_is_optimal(self, tile: int, value: int) -> bool:
+        """Does playing ``tile`` keep the position's exact ``value``?"""
+        is_max = self._is_max()
+        self.engine.play(tile)
+        try:
+            # Children of a max node are <= value, of a min node >= value.
+            return self.at_least(value) if is_max else not self.at_least(value + 1)
+        finally:
+            self.engine.undo()
+
+    def optimal_line(self, value: int, first: int | None = None) -> list[int]:
+        """One optimal line from the loaded position to the end of the hand."""
+        line: list[int] = []
+        try:
+            while not self.engine.finished:
+                tile = first if (first is not None and not line) else next(
+                    t for t in self.engine.legal() if self.child_is_optimal(t, value))
+                self.engine.play(tile)
+                line.append(tile)
+        finally:
+            for _ in line:
+                self.engine.undo()
+        return line
+
+    def solve(self, best_only: bool = False, with_line: bool = True) -> SolveResult:
+        """Value, makes, every legal move's value (or only the best) and a line."""
+        p = self.position
+        if p.is_complete:
+            return SolveResult(p.points, p.makes(p.points), None, {}, [], self.nodes)
+        value = self.value()
+        if best_only:
+            scored = [(t, value) for t in self.engine.legal() if self.child_is_optimal(t, value)]
+        else:
+            scored = self.child_values()
+        sign = -1 if self._is_max() else 1
+        scored.sort(key=lambda tv: (sign * tv[1], tv[0]))
+        line = self.optimal_line(value, scored[0][0]) if with_line else []
+        return SolveResult(value=value, makes=p.makes(value), to_move=p.to_move,
+                           moves={T.name_of(t): v for t, v in scored},
+                           line=[T.name_of(t) for t in line], nodes=self.nodes)
+
+    def make_or_set(self, bid: int | None = None, exact: bool = False) -> MakeOrSetResult:
+        """Null-window answer to: does the declaring side make ``bid``?"""
+        p = self.position
+        bid = p.contract.bid if bid is None else p.check_bid(bid)
+        threshold, at_least = p.make_target(bid)
+        reached = self.at_least(threshold) if not p.is_complete else p.points >= threshold
+        makes = reached if at_least else not reached
+        value = (self.value() if not p.is_complete else p.points) if exact else None
+        return MakeOrSetResult(makes=makes, bid=bid, nodes=self.nodes, value=value)
+
+
+def solve(position: PositionLike, *, best_only: bool = False, with_line: bool = True,
+          token: CancelToken | None = None) -> SolveResult:
+    """Exact double-dummy solution of a position.
+
+    Returns the value, whether the contract makes, the seat to move, the
+    value of every legal move (only the optimal ones with ``best_only``) and
+    one optimal line to the end of the hand. Raises `PositionError` for bad
+    input and `SearchCancelled` when ``token`` stops the search.
+    """
+    return DealSolver(as_position(position), token).solve(best_only, with_line)
+
+
+def make_or_set(position: PositionLike, bid: int | None = None, *, exact: bool = False,
+                token: CancelToken | None = None) -> MakeOrSetResult:
+    """Does the declaring side make ``bid`` (default: the contract's)?
+
+    Answered by a null-window search against the bid's target, which is
+    faster than the exact value; ``exact=True`` also computes the value.
+    """
+    return DealSolver(as_position(position), token).make_or_set(bid, exact)
+
+
+def legal_moves(position: PositionLike) -> list[str]:
+    """Legal tiles of the seat to move (H-L), in tile order; [] when the hand is over."""
+    return [T.name_of(t) for t in as_position(position).legal_tiles()]
+
+
+__all__ = ["DealSolver", "MakeOrSetResult", "PositionError", "SEATS", "SearchCancelled",
+           "SolveResult", "as_position", "legal_moves", "make_or_set", "solve"]
