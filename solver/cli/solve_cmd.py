@@ -1,0 +1,63 @@
+"""`t42 solve` and `t42 make-or-set`."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..position import Position
+from ..solve import make_or_set, solve
+from .common import guarded, read_records, run_records
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("solve", help="exact value and every legal move's value",
+                       description="Solve positions double-dummy: value, makes, every legal "
+                                   "move scored, one optimal line.")
+    p.add_argument("file", nargs="?", help="position JSON, or JSON Lines (default: stdin)")
+    p.add_argument("--json", action="store_true", help="one JSON object per position")
+    p.add_argument("--best-only", action="store_true", help="score only the optimal moves")
+    p.set_defaults(run=run_solve)
+
+    p = sub.add_parser("make-or-set", help="does the declaring side make the bid?",
+                       description="Null-window answer to: does the declaring side make the bid "
+                                   "(the contract's own by default)?")
+    p.add_argument("file", nargs="?", help="position JSON, or JSON Lines (default: stdin)")
+    p.add_argument("--bid", type=int, help="bid to test (default: the contract's)")
+    p.add_argument("--json", action="store_true", help="one JSON object per position")
+    p.set_defaults(run=run_make_or_set)
+
+
+def format_solution(position: Position, result) -> str:
+    unit = "tricks" if position.max_value == 7 else "points"
+    lines = [str(position), ""]
+    verdict = "makes" if result.makes else "is set"
+    lines.append(f"Double-dummy value: {result.value} {unit}; the contract {verdict}")
+    if result.moves:
+        lines.append(f"{result.to_move} to play:")
+        lines.append("  tile   value")
+        for tile, value in result.moves.items():
+            mark = "  best" if value == result.value else ""
+            lines.append(f"  {tile:5}  {value:5}{mark}")
+        lines.append("Optimal line: " + " ".join(result.line))
+    return "\n".join(lines)
+
+
+@guarded
+def run_solve(args: argparse.Namespace) -> int:
+    def handle(data):
+        position = Position(data)
+        result = solve(position, best_only=args.best_only)
+        return result.to_json(), format_solution(position, result)
+
+    return run_records(read_records(args.file), args.json, handle)
+
+
+@guarded
+def run_make_or_set(args: argparse.Namespace) -> int:
+    def handle(data):
+        position = Position(data)
+        result = make_or_set(position, args.bid)
+        verdict = "makes" if result.makes else "is set"
+        return result.to_json(), f"{position}\n\nBid {result.bid}: the declaring side {verdict}"
+
+    return run_records(read_records(args.file), args.json, handle)
