@@ -133,42 +133,59 @@ cdef inline void play(Search* e, int t) noexcept nogil:
     s.ntrick = 0
 
 
+cdef inline int beatable(Search* e, int ctx, int t, int seat) noexcept nogil:
+    """Can an opponent of ``seat`` still to play in this trick top tile t (suit ctx led)?"""
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef int k, o = seat
+    for k in range(T.nactive - s.ntrick - 1):
+        o = T.next_seat[o]
+        if T.maximizer[o] != T.maximizer[seat] and \
+                legal_mask(T, s.hand[o], ctx) & T.stronger[ctx][t]:
+            return 1
+    return 0
+
+
 cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nogil:
-    """Fill out[] with the legal tiles, the most promising first."""
+    """Fill out[] with the legal tiles, the most promising first.
+
+    Cash sure winners, win a trick as cheaply as possible, feed count to a
+    partner who is sure to win, and otherwise shed the least valuable tile.
+    """
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef int seat = s.to_move
-    cdef int n = 0, i, j, t, ctx, p, win_tile, win_seat, score, tmp
+    cdef int n = 0, i, j, t, ctx = 0, p, win_tile = -1, score
+    cdef int partner_wins = 0
     cdef int scores[8]
-    cdef mask_t opponents = 0
     cdef mask_t m = legal
-    for i in range(4):
-        if T.maximizer[i] != T.maximizer[seat]:
-            opponents |= s.hand[i]
     if s.ntrick > 0:
         ctx = T.lead_suit[s.trick_tile[0]]
-        win_tile = 0
+        j = 0
         for i in range(1, s.ntrick):
-            if T.power[ctx][s.trick_tile[i]] > T.power[ctx][s.trick_tile[win_tile]]:
-                win_tile = i
-        win_seat = s.trick_seat[win_tile]
-        win_tile = s.trick_tile[win_tile]
+            if T.power[ctx][s.trick_tile[i]] > T.power[ctx][s.trick_tile[j]]:
+                j = i
+        win_tile = s.trick_tile[j]
+        partner_wins = T.maximizer[s.trick_seat[j]] == T.maximizer[seat] and \
+            not beatable(e, ctx, win_tile, seat)
     while m:
         t = __builtin_ctz(m)
         m &= m - 1
         if s.ntrick == 0:
             ctx = T.lead_suit[t]
             p = T.power[ctx][t]
-            if (T.stronger[ctx][t] & opponents) == 0:
+            if not beatable(e, ctx, t, seat):
                 score = 1000 + 20 * T.count[t] + p      # a sure winner: cash it
             else:
                 score = -20 * T.count[t] - p            # otherwise lead cheap
         else:
             p = T.power[ctx][t]
-            if T.maximizer[win_seat] == T.maximizer[seat]:
-                score = 20 * T.count[t] - p             # partner winning: feed count
+            if partner_wins:
+                score = 20 * T.count[t] - p             # feed count to a sure winner
+            elif p > T.power[ctx][win_tile] and not beatable(e, ctx, t, seat):
+                score = 500 + 20 * T.count[t] - p       # win, as cheaply as we can
             elif p > T.power[ctx][win_tile]:
-                score = 500 + 20 * T.count[t] - p       # win as cheaply as we can
+                score = 200 - p                         # lead the trick for now
             else:
                 score = -20 * T.count[t] - p            # can't win: shed little
         if t == ttbest:
@@ -298,21 +315,43 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     return best
 
 
-cdef int mtdf(Search* e, int guess) noexcept nogil:
-    """Exact value by a sequence of null-window searches (MTD(f))."""
+cdef int greedy_playout(Search* e) noexcept nogil:
+    """Value of the hand played out by the move-ordering heuristic: a cheap first guess."""
+    cdef State saved = e.st
+    cdef State* s = &e.st
+    cdef int moves[8]
+    cdef int ctx, v
+    while s.tricks_left > 0:
+        ctx = LEAD_CTX if s.ntrick == 0 else e.T.lead_suit[s.trick_tile[0]]
+        order_moves(e, legal_mask(e.T, s.hand[s.to_move], ctx), -1, moves)
+        play(e, moves[0])
+    v = s.sofar
+    e.st = saved
+    return v
+
+
+cdef int exact_value(Search* e, int guess) noexcept nogil:
+    """Exact value by null-window searches: first around the guess, then bisection.
+
+    Each fail-soft probe returns a bound that usually narrows the interval by
+    more than one step; bisection keeps the worst case at about log2(43) probes
+    (MTD(f) alone walks one point at a time when the guess is far off).
+    """
     cdef int lower = e.st.sofar, upper = e.st.sofar + e.st.avail
-    cdef int g = guess, beta
-    if g < lower:
-        g = lower
-    if g > upper:
-        g = upper
+    cdef int m, v, probes = 0
     while lower < upper and not e.aborted:
-        beta = g + 1 if g == lower else g
-        g = alphabeta(e, beta - 1, beta)
-        if g < beta:
-            upper = g
+        if probes == 0 and lower < guess <= upper:
+            m = guess
+        elif probes == 1 and lower == guess:
+            m = guess + 1
         else:
-            lower = g
+            m = (lower + upper + 1) // 2
+        probes += 1
+        v = alphabeta(e, m - 1, m)
+        if v >= m:
+            lower = v
+        else:
+            upper = v
     return lower
 
 
@@ -520,10 +559,18 @@ cdef class Engine:
     def exact(self, int guess=-1) -> int:
         """Exact double-dummy value of the current state."""
         cdef int v
-        if guess < 0:
-            guess = self.e.st.sofar + self.e.st.avail // 2
         with nogil:
-            v = mtdf(&self.e, guess)
+            if guess < 0:
+                guess = greedy_playout(&self.e)
+            v = exact_value(&self.e, guess)
+        self._check()
+        return v
+
+    def window(self, int alpha, int beta) -> int:
+        """Fail-soft alpha-beta in the window (alpha, beta): a bound or the exact value."""
+        cdef int v
+        with nogil:
+            v = alphabeta(&self.e, alpha, beta)
         self._check()
         return v
 
