@@ -551,6 +551,11 @@ cdef class Engine:
         n = order_moves(&self.e, legal_mask(self.T, s.hand[s.to_move], ctx), ttbest, moves)
         return [moves[i] for i in range(n)]
 
+    cdef _start(self):
+        # A token that is already spent stops even a search too small to poll it.
+        if should_stop(&self.e):
+            raise Aborted()
+
     cdef _check(self):
         if self.e.aborted:
             self.e.aborted = 0
@@ -559,6 +564,7 @@ cdef class Engine:
     def exact(self, int guess=-1) -> int:
         """Exact double-dummy value of the current state."""
         cdef int v
+        self._start()
         with nogil:
             if guess < 0:
                 guess = greedy_playout(&self.e)
@@ -569,6 +575,7 @@ cdef class Engine:
     def window(self, int alpha, int beta) -> int:
         """Fail-soft alpha-beta in the window (alpha, beta): a bound or the exact value."""
         cdef int v
+        self._start()
         with nogil:
             v = alphabeta(&self.e, alpha, beta)
         self._check()
@@ -577,6 +584,7 @@ cdef class Engine:
     def at_least(self, int target) -> bool:
         """Null-window test: is the value >= target?"""
         cdef int v
+        self._start()
         with nogil:
             v = alphabeta(&self.e, target - 1, target)
         self._check()

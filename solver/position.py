@@ -9,7 +9,7 @@ points already won are known.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from . import tiles as T
@@ -213,8 +213,9 @@ class Position:
         bid = raw.get("bid")
         if bid is None and kind in DOUBLES_NEEDED:
             bid = DOUBLES_NEEDED[kind][1]
+        # check_bid reads the declaration and kind, so the contract comes first.
         self.contract = Contract(seat, decl, 0, kind, doubles)
-        self.contract = Contract(seat, decl, self.check_bid(bid, "contract.bid"), kind, doubles)
+        self.contract = replace(self.contract, bid=self.check_bid(bid, "contract.bid"))
         if self.widow is not None and self.widow != self.discard and self.widow not in self.hands[seat]:
             raise PositionError("widow", f"the widow {T.name_of(self.widow)} is neither in the "
                                 f"declarer's hand nor the discard", "WIDOW_MISMATCH")
