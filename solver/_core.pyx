@@ -206,6 +206,31 @@ cdef inline uint32_t boundary_key(Search* e) noexcept nogil:
     return (s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]) | (<uint32_t>s.leader << 28)
 
 
+cdef inline int tt_move(Search* e) noexcept nogil:
+    """The best move the table holds for the current trick-boundary state, or -1."""
+    cdef uint32_t key
+    cdef TTEntry* ent
+    if e.st.ntrick != 0:
+        return -1
+    key = boundary_key(e)
+    ent = &e.tt[(<uint32_t>(key * 2654435761u)) >> e.tt_shift]
+    return ent.best if ent.key == key else -1
+
+
+cdef inline int last_trick(Search* e) noexcept nogil:
+    """Final value when at most one trick is left: every play is forced."""
+    cdef State saved
+    cdef int v
+    if e.st.tricks_left == 0:
+        return e.st.sofar
+    saved = e.st
+    while e.st.tricks_left:
+        play(e, __builtin_ctz(e.st.hand[e.st.to_move]))
+    v = e.st.sofar
+    e.st = saved
+    return v
+
+
 cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the final value of the scoring side."""
     cdef State* s = &e.st
@@ -225,8 +250,8 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
         return alpha
 
     if s.ntrick == 0:
-        if s.tricks_left == 0:
-            return s.sofar
+        if s.tricks_left <= 1:
+            return last_trick(e)
         if s.sofar >= beta:
             return s.sofar
         if s.sofar + s.avail <= alpha:
@@ -330,15 +355,17 @@ cdef int greedy_playout(Search* e) noexcept nogil:
     return v
 
 
-cdef int exact_value(Search* e, int guess) noexcept nogil:
-    """Exact value by null-window searches: first around the guess, then bisection.
+cdef int exact_value(Search* e, int guess, int lower, int upper) noexcept nogil:
+    """Exact value, known to lie in [lower, upper], by null-window searches.
 
-    Each fail-soft probe returns a bound that usually narrows the interval by
-    more than one step; bisection keeps the worst case at about log2(43) probes
-    (MTD(f) alone walks one point at a time when the guess is far off).
+    The first probe tests the guess (and the next one its neighbour), then
+    bisection: each fail-soft probe returns a bound that usually narrows the
+    interval by more than one step, and the worst case stays near log2(43)
+    probes (MTD(f) alone walks one point at a time when the guess is off).
     """
-    cdef int lower = e.st.sofar, upper = e.st.sofar + e.st.avail
     cdef int m, v, probes = 0
+    if guess < 0:
+        guess = greedy_playout(e)
     while lower < upper and not e.aborted:
         if probes == 0 and lower < guess <= upper:
             m = guess
@@ -353,6 +380,34 @@ cdef int exact_value(Search* e, int guess) noexcept nogil:
         else:
             upper = v
     return lower
+
+
+cdef int score_children(Search* e, int* tiles, int* values) noexcept nogil:
+    """Exact value after each legal move of the current state; returns the move count.
+
+    The position's own value bounds every child (no child of a max node is
+    worth more), which keeps the searches for the weaker moves short.
+    """
+    cdef State saved = e.st
+    cdef State* s = &e.st
+    cdef int n, i, best, lower, upper
+    cdef int ctx = LEAD_CTX if s.ntrick == 0 else e.T.lead_suit[s.trick_tile[0]]
+    cdef int is_max = e.T.maximizer[s.to_move]
+    best = exact_value(e, -1, s.sofar, s.sofar + s.avail)
+    n = order_moves(e, legal_mask(e.T, s.hand[s.to_move], ctx), tt_move(e), tiles)
+    for i in range(n):
+        play(e, tiles[i])
+        lower = s.sofar
+        upper = s.sofar + s.avail
+        if is_max and best < upper:
+            upper = best
+        if not is_max and best > lower:
+            lower = best
+        values[i] = exact_value(e, best, lower, upper)
+        e.st = saved
+        if e.aborted:
+            break
+    return n
 
 
 cdef class CancelToken:
@@ -534,21 +589,15 @@ cdef class Engine:
         return self.e.nodes
 
     def legal(self):
-        """Legal tiles of the seat to move, best-looking first (TT move first)."""
+        """Legal tiles of the seat to move, best-looking first (table move first)."""
         cdef int moves[8]
-        cdef int n, ttbest = -1
+        cdef int n
         cdef State* s = &self.e.st
-        cdef TTEntry* ent
-        cdef uint32_t key
         if s.tricks_left == 0:
             return []
-        if s.ntrick == 0:
-            key = boundary_key(&self.e)
-            ent = &self.e.tt[(<uint32_t>(key * 2654435761u)) >> self.e.tt_shift]
-            if ent.key == key:
-                ttbest = ent.best
         ctx = LEAD_CTX if s.ntrick == 0 else self.T.lead_suit[s.trick_tile[0]]
-        n = order_moves(&self.e, legal_mask(self.T, s.hand[s.to_move], ctx), ttbest, moves)
+        n = order_moves(&self.e, legal_mask(self.T, s.hand[s.to_move], ctx), tt_move(&self.e),
+                        moves)
         return [moves[i] for i in range(n)]
 
     cdef _start(self):
@@ -566,9 +615,7 @@ cdef class Engine:
         cdef int v
         self._start()
         with nogil:
-            if guess < 0:
-                guess = greedy_playout(&self.e)
-            v = exact_value(&self.e, guess)
+            v = exact_value(&self.e, guess, self.e.st.sofar, self.e.st.sofar + self.e.st.avail)
         self._check()
         return v
 
@@ -590,16 +637,15 @@ cdef class Engine:
         self._check()
         return v >= target
 
-    def score_moves(self, int guess=-1):
+    def score_moves(self):
         """Exact value after each legal move: a list of (tile, value), in move order."""
-        cdef int v, t
-        out = []
-        for t in self.legal():
-            self.play(t)
-            try:
-                v = self.exact(guess)
-            finally:
-                self.undo()
-            guess = v
-            out.append((t, v))
-        return out
+        cdef int tiles[8]
+        cdef int values[8]
+        cdef int n
+        if self.e.st.tricks_left == 0:
+            return []
+        self._start()
+        with nogil:
+            n = score_children(&self.e, tiles, values)
+        self._check()
+        return [(tiles[i], values[i]) for i in range(n)]

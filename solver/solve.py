@@ -112,7 +112,7 @@ class DealSolver:
 
     def child_values(self) -> list[tuple[int, int]]:
         """(tile, exact value) for every legal move of the loaded position."""
-        return self._run(self.engine.score_moves, -1)
+        return self._run(self.engine.score_moves)
 
     def child_is_optimal(self, tile: int, value: int) -> bool:
         """Does playing ``tile`` keep the position's exact ``value``?"""
