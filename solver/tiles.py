@@ -33,7 +33,9 @@ def is_double(tile: int) -> bool:
 
 
 def parse_tile(text: object, field: str) -> int:
-    """Parse ``H-L``, ``L-H``, ``HL`` or ``H:L`` into a tile index."""
+    """Parse ``H-L``, ``L-H``, ``HL`` (string or number) or ``H:L`` into a tile index."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        text = str(text)  # a bare JSON number such as 64
     if isinstance(text, str):
         s = text.strip()
         if len(s) == 3 and s[1] in "-:":
