@@ -1,0 +1,138 @@
+"""Translation between the gRPC messages and the solver's SPEC JSON and results.
+
+The service never validates a position itself: it turns the proto `Position`
+into the SPEC JSON dict and lets `solver.Position` judge it. The solver names
+bad fields by their JSON paths (``hands.N[3]``, ``contract.trump``); this
+module maps them to the proto paths a client sees (``position.hands.north[3]``,
+``position.contract.declaration``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from solver import MakeOrSetResult, PositionError, SolveResult
+from texas42.v1 import hint_service_pb2 as service_pb
+from texas42.v1 import position_pb2 as pb
+
+#: JSON seat letter <-> proto Seat value and Hands field name.
+SEAT_OF_ENUM: dict[int, str] = {pb.SEAT_NORTH: "N", pb.SEAT_EAST: "E", pb.SEAT_SOUTH: "S",
+                                pb.SEAT_WEST: "W"}
+ENUM_OF_SEAT: dict[str, int] = {letter: value for value, letter in SEAT_OF_ENUM.items()}
+HAND_FIELD: dict[str, str] = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+GAMES: dict[int, str] = {pb.GAME_FORTY_TWO: "42", pb.GAME_MOON: "moon"}
+DECLARATIONS: dict[int, str] = {
+    pb.DECLARATION_BLANKS: "blanks", pb.DECLARATION_ONES: "ones",
+    pb.DECLARATION_DEUCES: "deuces", pb.DECLARATION_TREYS: "treys",
+    pb.DECLARATION_FOURS: "fours", pb.DECLARATION_FIVES: "fives",
+    pb.DECLARATION_SIXES: "sixes", pb.DECLARATION_DOUBLES: "doubles",
+    pb.DECLARATION_FOLLOW_ME: "follow-me", pb.DECLARATION_NELLO: "nello",
+    pb.DECLARATION_SEVENS: "sevens",
+}
+KINDS: dict[int, str] = {pb.CONTRACT_KIND_STANDARD: "standard", pb.CONTRACT_KIND_PLUNGE: "plunge",
+                         pb.CONTRACT_KIND_SPLASH: "splash"}
+DOUBLES: dict[int, str] = {pb.DOUBLES_OPTION_HIGH: "high", pb.DOUBLES_OPTION_LOW: "low",
+                           pb.DOUBLES_OPTION_SUIT: "suit"}
+
+#: JSON field names that the proto spells differently.
+_RENAMED = {"contract.trump": "contract.declaration"}
+_HAND_PATH = re.compile(r"^hands\.([NESW])(.*)$")
+_QUOTED_HAND = re.compile(r"\bhands\.([NESW])\b")
+
+
+def _enum(table: Mapping[int, str], value: int, field: str, what: str, code: str) -> str:
+    """The SPEC name of an enum value; values this server does not know are bad input."""
+    try:
+        return table[value]
+    except KeyError:
+        raise PositionError(field, f"unknown {what} value {value}", code) from None
+
+
+def position_to_json(message: pb.Position) -> dict[str, Any]:
+    """The SPEC JSON dict of a proto `Position`; unset fields are left out.
+
+    Raises `PositionError` (with a JSON field path) only for what JSON cannot
+    express: an enum number outside the API, or a missing declarer.
+    """
+    data: dict[str, Any] = {}
+    if message.game:
+        data["game"] = _enum(GAMES, message.game, "game", "game", "UNKNOWN_GAME")
+    if message.HasField("hands"):
+        hands = message.hands
+        data["hands"] = {seat: list(getattr(hands, name)) for seat, name in HAND_FIELD.items()
+                         if getattr(hands, name)}
+    if message.HasField("contract"):
+        data["contract"] = _contract_to_json(message.contract)
+    data["plays"] = list(message.plays)
+    if message.widow:
+        data["widow"] = message.widow
+    if message.discard:
+        data["discard"] = message.discard
+    return data
+
+
+def _contract_to_json(c: pb.Contract) -> dict[str, Any]:
+    if not c.declarer:
+        raise PositionError("contract.declarer", "required", "MISSING_FIELD")
+    out: dict[str, Any] = {
+        "declarer": _enum(SEAT_OF_ENUM, c.declarer, "contract.declarer", "seat", "UNKNOWN_SEAT")}
+    if c.declaration:
+        out["trump"] = _enum(DECLARATIONS, c.declaration, "contract.trump", "declaration",
+                             "UNKNOWN_DECLARATION")
+    if c.bid:
+        out["bid"] = c.bid
+    if c.kind:
+        out["kind"] = _enum(KINDS, c.kind, "contract.kind", "contract kind", "UNKNOWN_KIND")
+    if c.doubles:
+        out["doubles"] = _enum(DOUBLES, c.doubles, "contract.doubles", "doubles option",
+                               "INVALID_OPTION")
+    return out
+
+
+def proto_field_path(json_field: str, position_path: str = "position") -> str:
+    """The request field path of a `PositionError` raised on a position at ``position_path``.
+
+    ``bid`` (the make-or-set bid of the request, not the contract's) stays at
+    the request's top level.
+    """
+    if json_field == "bid":
+        return "bid"
+    if json_field == "position":
+        return position_path
+    match = _HAND_PATH.match(json_field)
+    if match:
+        json_field = f"hands.{HAND_FIELD[match.group(1)]}{match.group(2)}"
+    return f"{position_path}.{_RENAMED.get(json_field, json_field)}"
+
+
+def solution_to_proto(result: SolveResult) -> pb.Solution:
+    """A solver `SolveResult` as a proto `Solution` (moves best first)."""
+    return pb.Solution(
+        value=result.value,
+        makes=result.makes,
+        to_move=ENUM_OF_SEAT[result.to_move] if result.to_move else pb.SEAT_UNSPECIFIED,
+        moves=[pb.MoveValue(tile=tile, value=value) for tile, value in result.moves.items()],
+        line=result.line,
+        nodes=result.nodes,
+    )
+
+
+def make_or_set_to_proto(result: MakeOrSetResult) -> service_pb.MakeOrSetResponse:
+    """A solver `MakeOrSetResult` as the RPC's response (value only when computed)."""
+    response = service_pb.MakeOrSetResponse(makes=result.makes, bid=result.bid, nodes=result.nodes)
+    if result.value is not None:
+        response.value = result.value
+    return response
+
+
+def proto_reason(reason: str) -> str:
+    """A solver reason with the JSON seat paths it quotes (``hands.N[3]``) in proto spelling."""
+    return _QUOTED_HAND.sub(lambda m: f"hands.{HAND_FIELD[m.group(1)]}", reason)
+
+
+def position_error_to_proto(error: PositionError, position_path: str) -> pb.PositionError:
+    """A `PositionError` as the proto message of a batch slot (with the proto field path)."""
+    return pb.PositionError(field=proto_field_path(error.field, position_path),
+                            reason=proto_reason(error.reason), code=error.code)

@@ -1,0 +1,152 @@
+"""The texas42.v1.HintService handlers: one method per RPC over the solver's Python API.
+
+Every handler hands its work to `_solve_call`, which holds the shared rules:
+admission (RESOURCE_EXHAUSTED when full), a cancel token bound to the call's
+deadline and cancellation, and the mapping of failures to gRPC statuses
+(INVALID_ARGUMENT with field violations, DEADLINE_EXCEEDED, CANCELLED,
+INTERNAL; never UNKNOWN). A new RPC adds a handler and a worker function.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import traceback
+from typing import Awaitable, Callable, NoReturn, Optional, TypeVar
+
+import grpc
+
+from solver import CancelToken, Position, PositionError, SearchCancelled, make_or_set, solve
+from texas42.v1 import hint_service_pb2 as service_pb
+from texas42.v1 import hint_service_pb2_grpc as service_grpc
+from texas42.v1 import position_pb2 as pb
+
+from . import convert, status
+from .pool import Overloaded, SolverPool, deadline_passed, token_for
+from .telemetry import log_event
+
+T = TypeVar("T")
+
+#: Most positions one SolvePositions call may carry.
+MAX_BATCH = 1000
+
+SERVICE_NAME = service_pb.DESCRIPTOR.services_by_name["HintService"].full_name
+
+
+class BadRequest(Exception):
+    """Bad input at a request-level field path (already mapped to the proto)."""
+
+    def __init__(self, field: str, reason: str, code: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field, self.reason, self.code = field, reason, code
+
+
+def _parse(message: pb.Position) -> Position:
+    """Validate a proto position with the solver (raises `PositionError` on JSON paths)."""
+    return Position(convert.position_to_json(message))
+
+
+class HintServicer(service_grpc.HintServiceServicer):
+    """Solves on a `SolverPool`; the event loop only converts and dispatches."""
+
+    def __init__(self, pool: SolverPool) -> None:
+        self.pool = pool
+
+    # ------------------------------------------------------------------ RPCs
+
+    async def SolvePosition(self, request: service_pb.SolvePositionRequest,
+                            context: grpc.aio.ServicerContext) -> service_pb.SolvePositionResponse:
+        """Value, makes, seat to move, scored moves and an optimal line of one position."""
+        def work(token: CancelToken) -> pb.Solution:
+            result = solve(_parse(request.position), best_only=request.best_only, token=token)
+            return convert.solution_to_proto(result)
+
+        solution = await self._solve_call(context, lambda token: self._run(work, token))
+        return service_pb.SolvePositionResponse(solution=solution)
+
+    async def MakeOrSet(self, request: service_pb.MakeOrSetRequest,
+                        context: grpc.aio.ServicerContext) -> service_pb.MakeOrSetResponse:
+        """Null-window make-or-set answer for the request's bid (or the contract's)."""
+        def work(token: CancelToken) -> service_pb.MakeOrSetResponse:
+            result = make_or_set(_parse(request.position), request.bid or None,
+                                 exact=request.exact, token=token)
+            return convert.make_or_set_to_proto(result)
+
+        return await self._solve_call(context, lambda token: self._run(work, token))
+
+    async def SolvePositions(self, request: service_pb.SolvePositionsRequest,
+                             context: grpc.aio.ServicerContext
+                             ) -> service_pb.SolvePositionsResponse:
+        """Solve a batch in parallel; a bad position yields an error in its own slot."""
+        count = len(request.positions)
+        if count > MAX_BATCH:
+            await self._abort_bad_request(context, BadRequest(
+                "positions", f"{count} positions; a batch holds at most {MAX_BATCH}",
+                "TOO_MANY_POSITIONS"))
+        best_only = request.best_only
+
+        def work(index: int, token: CancelToken) -> service_pb.PositionResult:
+            try:
+                position = _parse(request.positions[index])
+            except PositionError as exc:
+                return service_pb.PositionResult(
+                    error=convert.position_error_to_proto(exc, f"positions[{index}]"))
+            result = solve(position, best_only=best_only, token=token)
+            return service_pb.PositionResult(solution=convert.solution_to_proto(result))
+
+        async def batch(token: CancelToken) -> list[service_pb.PositionResult]:
+            results: list[Optional[service_pb.PositionResult]] = [None] * count
+            indices = iter(range(count))
+
+            async def lane() -> None:
+                # At most one job per worker in the executor queue at a time, so
+                # other calls interleave with a long batch instead of waiting it out.
+                for i in indices:
+                    results[i] = await self._run(lambda t, i=i: work(i, t), token)
+
+            lanes = [asyncio.ensure_future(lane()) for _ in range(min(self.pool.workers, count))]
+            try:
+                await asyncio.gather(*lanes)
+            finally:
+                for task in lanes:
+                    task.cancel()
+            return [r for r in results if r is not None]
+
+        results = await self._solve_call(context, batch)
+        return service_pb.SolvePositionsResponse(results=results)
+
+    # ------------------------------------------------------- shared machinery
+
+    async def _run(self, work: Callable[[CancelToken], T], token: CancelToken) -> T:
+        return await self.pool.run(lambda: work(token), token)
+
+    async def _solve_call(self, context: grpc.aio.ServicerContext,
+                          body: Callable[[CancelToken], Awaitable[T]]) -> T:
+        """Admit the call, run ``body`` with a token for its deadline, map failures."""
+        try:
+            with self.pool.admit():
+                token = token_for(context)
+                try:
+                    return await body(token)
+                except asyncio.CancelledError:
+                    token.cancel()
+                    raise
+        except Overloaded as exc:
+            failure = grpc.StatusCode.RESOURCE_EXHAUSTED, f"server busy: {exc}"
+        except PositionError as exc:
+            await self._abort_bad_request(context, BadRequest(
+                convert.proto_field_path(exc.field), convert.proto_reason(exc.reason), exc.code))
+        except SearchCancelled:
+            failure = (grpc.StatusCode.DEADLINE_EXCEEDED, "deadline passed during the search") \
+                if deadline_passed(context) else (grpc.StatusCode.CANCELLED, "search cancelled")
+        except Exception as exc:  # never let a bug surface as UNKNOWN
+            log_event("internal_error", error=repr(exc), traceback=traceback.format_exc())
+            failure = grpc.StatusCode.INTERNAL, "internal error"
+        await context.abort(*failure)
+        raise AssertionError("unreachable: abort raises")
+
+    @staticmethod
+    async def _abort_bad_request(context: grpc.aio.ServicerContext, error: BadRequest) -> NoReturn:
+        """INVALID_ARGUMENT with a BadRequest field violation and an ErrorInfo reason code."""
+        rich = status.invalid_argument(error.field, error.reason, error.code)
+        await context.abort(rich.code, rich.details, rich.trailing_metadata)
+        raise AssertionError("unreachable: abort raises")

@@ -1,0 +1,128 @@
+"""Per-call telemetry: one structured (JSON) log line and Prometheus metrics.
+
+A server interceptor wraps every method (the hint service, health and
+reflection alike) and records its method, final status code and latency.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+import time
+from typing import Any, Awaitable, Callable, Optional
+
+import grpc
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+
+log = logging.getLogger("t42.server")
+
+#: Latency buckets (seconds): solves run from well under 1 ms to seconds.
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+                   30.0)
+
+
+def log_event(event: str, **fields: Any) -> None:
+    """Write one JSON log line (``{"event": ..., ...}``) to the server log."""
+    log.info(json.dumps({"ts": round(time.time(), 3), "event": event, **fields}))
+
+
+class Metrics:
+    """The service's Prometheus metrics, in a registry of their own."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.calls = Counter("t42_rpc_calls", "Finished calls by method and status code.",
+                             ["method", "code"], registry=self.registry)
+        self.latency = Histogram("t42_rpc_latency_seconds", "Call latency by method.",
+                                 ["method"], buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.in_flight = Gauge("t42_rpc_in_flight", "Calls in progress by method.", ["method"],
+                               registry=self.registry)
+
+    def serve_http(self, host: str, port: int) -> int:
+        """Expose ``/metrics`` over HTTP on a daemon thread; returns the bound port."""
+        httpd, _thread = start_http_server(port, addr=host, registry=self.registry)
+        return int(httpd.server_port)
+
+
+def _status_after(context: grpc.aio.ServicerContext, error: Optional[BaseException]) -> str:
+    """The status code name a call ended with."""
+    if isinstance(error, asyncio.CancelledError):
+        remaining = context.time_remaining()
+        expired = remaining is not None and remaining <= 0
+        return "DEADLINE_EXCEEDED" if expired else "CANCELLED"
+    code = context.code()
+    if code is None:
+        return "OK" if error is None else "UNKNOWN"
+    if isinstance(code, grpc.StatusCode):
+        return code.name
+    return grpc.StatusCode(code).name if isinstance(code, tuple) else _CODE_NAMES.get(code, "UNKNOWN")
+
+
+_CODE_NAMES = {c.value[0]: c.name for c in grpc.StatusCode}
+
+
+class TelemetryInterceptor(grpc.aio.ServerInterceptor):
+    """Logs and measures every call, whatever its streaming shape."""
+
+    def __init__(self, metrics: Optional[Metrics]) -> None:
+        self.metrics = metrics
+
+    async def intercept_service(
+        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(handler_call_details)
+        if handler is None:
+            return handler
+        method = handler_call_details.method
+        for kind in ("unary_unary", "unary_stream", "stream_unary", "stream_stream"):
+            behavior = getattr(handler, kind)
+            if behavior is not None:
+                factory = getattr(grpc, f"{kind}_rpc_method_handler")
+                return factory(self._wrap(method, behavior),
+                               request_deserializer=handler.request_deserializer,
+                               response_serializer=handler.response_serializer)
+        return handler
+
+    def _wrap(self, method: str, behavior: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.isasyncgenfunction(behavior):
+            async def streaming(request: Any, context: grpc.aio.ServicerContext) -> Any:
+                start, error = self._begin(method), None
+                try:
+                    async for response in behavior(request, context):
+                        yield response
+                except BaseException as exc:
+                    error = exc
+                    raise
+                finally:
+                    self._end(method, context, start, error)
+            return streaming
+
+        async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            start, error = self._begin(method), None
+            try:
+                return await behavior(request, context)
+            except BaseException as exc:
+                error = exc
+                raise
+            finally:
+                self._end(method, context, start, error)
+        return unary
+
+    def _begin(self, method: str) -> float:
+        if self.metrics:
+            self.metrics.in_flight.labels(method).inc()
+        return time.perf_counter()
+
+    def _end(self, method: str, context: grpc.aio.ServicerContext, start: float,
+             error: Optional[BaseException]) -> None:
+        latency = time.perf_counter() - start
+        code = _status_after(context, error)
+        if self.metrics:
+            self.metrics.in_flight.labels(method).dec()
+            self.metrics.calls.labels(method, code).inc()
+            self.metrics.latency.labels(method).observe(latency)
+        log_event("rpc", method=method, code=code, latency_ms=round(latency * 1000, 3),
+                  peer=context.peer())

@@ -1,0 +1,68 @@
+"""`t42 serve`: run the gRPC hint service (see server/)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _int_in(low: int, high: int | None = None):
+    """An argparse type: a whole number in [low, high]."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bound = f"{low}..{high}" if high is not None else f">= {low}"
+            raise argparse.ArgumentTypeError(f"{value} is out of range ({bound})")
+        return value
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text} must be >= 0")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "serve", help="run the gRPC hint service",
+        description="Serve texas42.v1.HintService (SolvePosition, MakeOrSet, SolvePositions) "
+                    "with health checking and reflection. SIGTERM drains calls in flight "
+                    "and exits. One JSON log line per call goes to stderr.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=_int_in(0, 65535), default=50051,
+                   help="port (default 50051; 0 picks a free one, logged at start)")
+    p.add_argument("--workers", type=_int_in(1), default=None,
+                   help="solver threads (default: one per core)")
+    p.add_argument("--max-queue", type=_int_in(0), default=64,
+                   help="calls that may wait for a worker; more get RESOURCE_EXHAUSTED "
+                        "(default 64)")
+    p.add_argument("--grace", type=_seconds, default=10.0,
+                   help="seconds calls in flight get to finish on SIGTERM (default 10)")
+    p.add_argument("--metrics-port", type=_int_in(0, 65535), default=None,
+                   help="serve Prometheus metrics on this HTTP port (0: a free one)")
+    p.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Start the server and block until it has shut down."""
+    from server import ServerConfig, ServerError, run
+
+    config = ServerConfig(host=args.host, port=args.port, workers=args.workers or 0,
+                          max_queue=args.max_queue, grace=args.grace,
+                          metrics_port=args.metrics_port)
+    try:
+        run(config)
+    except ServerError as exc:
+        print(f"t42: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0
