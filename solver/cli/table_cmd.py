@@ -1,0 +1,58 @@
+"""`t42 table`: the double-dummy table of a deal."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..position import SEATS
+from ..table import MARK_DECLARATIONS, POINT_DECLARATIONS, DealTable, solve_deal
+from .common import guarded, read_records, run_records
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("table", help="what every seat makes under every declaration",
+                       description="Double-dummy table of a 42 deal: the declaring side's "
+                                   "points for every declaration and declarer (declarer "
+                                   "leading), whether each seat makes nello and sevens, and "
+                                   "each seat's best declaration and highest bid made.")
+    p.add_argument("file", nargs="?", help="deal JSON ({\"hands\": ...}; a position's contract "
+                                           "is ignored), or JSON Lines (default: stdin)")
+    p.add_argument("--json", action="store_true", help="one JSON object per deal")
+    p.set_defaults(run=run_table)
+
+
+def bid_text(bid: int | None) -> str:
+    if bid is None:
+        return "no bid"
+    if bid >= 42:
+        return f"bids {bid // 42} mark" + ("s" if bid > 42 else "")
+    return f"bids {bid}"
+
+
+def format_table(table: DealTable) -> str:
+    """Hands, a declaration-by-seat grid and each seat's best declaration and bid."""
+    lines = ["Deal" + (f" {table.id}" if table.id is not None else "")
+             + (f", doubles {table.doubles} in follow-me and nello"
+                if table.doubles != "high" else "")]
+    lines += [f"  {seat}: {' '.join(tiles)}" for seat, tiles in table.hands.items()]
+    lines += ["", "Declaring side's points, declarer leading",
+              "  declaration  " + "".join(f"{seat:>7}" for seat in SEATS)]
+    for trump in POINT_DECLARATIONS:
+        lines.append(f"  {trump:11}  " + "".join(f"{table.points[trump][s]:7}" for s in SEATS))
+    for trump in MARK_DECLARATIONS:
+        lines.append(f"  {trump:11}  " + "".join(
+            f"{'makes' if table.makes[trump][s] else 'set':>7}" for s in SEATS))
+    lines += ["", "Best declaration and highest bid made"]
+    for seat, best in table.best.items():
+        points = f"{best.points} points" if best.points is not None else "makes"
+        lines.append(f"  {seat}  {best.trump:10}  {points:>9}  {bid_text(best.bid)}")
+    return "\n".join(lines)
+
+
+@guarded
+def run_table(args: argparse.Namespace) -> int:
+    def handle(data):
+        table = solve_deal(data)
+        return table.to_json(), format_table(table)
+
+    return run_records(read_records(args.file), args.json, handle)

@@ -1,0 +1,219 @@
+"""Double-dummy table of a 42 deal: what every seat makes under every declaration.
+
+Input is a deal, the four hands before the opening lead::
+
+    {"hands": {"N": [...], "E": [...], "S": [...], "W": [...]},
+     "doubles": "high"}
+
+``doubles`` (optional, ``high`` by default) places the doubles in
+follow-me and nello as in a contract (``high``, ``low`` or ``suit``).
+``id`` and ``meta`` are passed through to the result. A full position is
+accepted too, so a deal file can be tabled as it is: its ``contract`` is
+ignored (every contract is tabled) and its ``plays`` must be empty.
+
+For each point declaration (the seven pip trumps, doubles, follow-me) and
+each seat as declarer, leading, the table holds the declaring side's
+double-dummy points; for nello and sevens whether that seat makes them
+(1 mark); and per seat the best declaration with the highest bid it makes.
+
+Two seats of one side that declare the same trump differ only in who leads,
+and every point of the hand goes to one side or the other, so one engine
+per declaration answers all four seats: its transposition table is shared
+and the other side's points are 42 minus the engine's. Nello (the
+declarer's partner sits out) needs one engine per declarer.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping, Union
+
+from ._core import CancelToken
+from .errors import PositionError
+from .position import SEATS, Position
+from .rules import DOUBLES_OPTIONS, PIP_NAMES
+from .solve import DealSolver
+
+DealLike = Union[Mapping[str, Any], str, bytes]
+
+#: Declarations scored in points, in table order (ties go to the first).
+POINT_DECLARATIONS: tuple[str, ...] = PIP_NAMES + ("doubles", "follow-me")
+#: Declarations that only take mark bids: made or not.
+MARK_DECLARATIONS: tuple[str, ...] = ("sevens", "nello")
+#: Declarations whose doubles follow the deal's ``doubles`` option.
+_DOUBLES_OPTION_APPLIES = ("follow-me", "nello")
+
+TOTAL_POINTS = 42
+LOWEST_BID = 30
+#: A mark bid makes only with every trick, i.e. every one of the 42 points.
+ONE_MARK = 42
+
+DEAL_FIELDS = frozenset({"game", "hands", "doubles", "contract", "plays", "id", "meta"})
+
+
+def bid_made(points: int) -> int | None:
+    """The highest bid that ``points`` makes: 42 (1 mark) with every point, else 30..41, else None."""
+    if points >= TOTAL_POINTS:
+        return ONE_MARK
+    return points if points >= LOWEST_BID else None
+
+
+@dataclass(frozen=True)
+class SeatBest:
+    """A seat's best declaration and the highest bid it makes (None: not even 30).
+
+    ``points`` is the declaring side's double-dummy points with that
+    declaration, None for nello and sevens, which only make or fail.
+    """
+
+    trump: str
+    points: int | None
+    bid: int | None
+
+    def to_json(self) -> dict:
+        return {"trump": self.trump, "points": self.points, "bid": self.bid}
+
+
+@dataclass
+class DealTable:
+    """The double-dummy table of a deal.
+
+    ``points[trump][seat]``: the declaring side's points when ``seat``
+    declares ``trump`` and leads. ``makes[trump][seat]``: whether ``seat``
+    makes nello or sevens. ``best[seat]``: see `SeatBest`.
+    """
+
+    hands: dict[str, list[str]]
+    doubles: str
+    points: dict[str, dict[str, int]]
+    makes: dict[str, dict[str, bool]]
+    best: dict[str, SeatBest]
+    id: Any = None
+    meta: dict | None = None
+    nodes: int = 0
+
+    def to_json(self) -> dict:
+        """Rows per declaration (``points`` or ``makes`` by seat) and each seat's best."""
+        out: dict[str, Any] = {}
+        if self.id is not None:
+            out["id"] = self.id
+        if self.meta is not None:
+            out["meta"] = self.meta
+        rows: list[dict[str, Any]] = [{"trump": t, "points": dict(self.points[t])}
+                                      for t in POINT_DECLARATIONS]
+        rows += [{"trump": t, "makes": dict(self.makes[t])} for t in MARK_DECLARATIONS]
+        out.update({"doubles": self.doubles, "rows": rows,
+                    "best": {s: b.to_json() for s, b in self.best.items()}})
+        return out
+
+
+def parse_deal(deal: DealLike) -> tuple[dict[str, list[str]], str, Any, dict | None]:
+    """Check a deal: (hands, tiles as H-L; doubles option; id; meta). Raises `PositionError`."""
+    if isinstance(deal, (str, bytes)):
+        try:
+            deal = json.loads(deal)
+        except ValueError as exc:
+            raise PositionError("deal", f"not valid JSON: {exc}", "INVALID_JSON") from None
+    if not isinstance(deal, Mapping):
+        raise PositionError("deal", "a deal must be a JSON object", "INVALID_TYPE")
+    for key in deal:
+        if key not in DEAL_FIELDS:
+            raise PositionError(str(key), "unknown field of a deal (\"hands\", \"doubles\", "
+                                "\"id\" or \"meta\")", "UNKNOWN_FIELD")
+    if deal.get("game", "42") not in ("42", 42):
+        raise PositionError("game", "a double-dummy table is for a 42 deal", "UNSUPPORTED_GAME")
+    if deal.get("plays"):
+        raise PositionError("plays", "a table is for a deal before the opening lead; "
+                            "remove the plays", "UNEXPECTED_FIELD")
+    doubles = deal.get("doubles", "high")
+    doubles = doubles.lower() if isinstance(doubles, str) else doubles
+    if doubles not in DOUBLES_OPTIONS:
+        raise PositionError("doubles", f"unknown option {doubles!r} (high, low or suit)",
+                            "INVALID_OPTION")
+    meta = deal.get("meta")
+    if meta is not None and not isinstance(meta, Mapping):
+        raise PositionError("meta", "must be an object", "INVALID_TYPE")
+    # A position checks the hands and names the field at fault (hands.N[3], ...).
+    hands = _position(deal.get("hands"), "N", "follow-me", doubles).to_json()["hands"]
+    return hands, doubles, deal.get("id"), (dict(meta) if meta is not None else None)
+
+
+def _position(hands: Any, declarer: str, trump: str, doubles: str) -> Position:
+    marks = trump in MARK_DECLARATIONS
+    return Position({"hands": hands, "contract": {
+        "declarer": declarer, "trump": trump, "bid": ONE_MARK if marks else LOWEST_BID,
+        "doubles": doubles if trump in _DOUBLES_OPTION_APPLIES else "high"}})
+
+
+class _SideSolver:
+    """One engine for a declaration, answering for every seat as declarer.
+
+    The engine counts North-South's points; a seat is made declarer by
+    loading the position where it leads, and East-West's points are the
+    rest of the 42.
+    """
+
+    def __init__(self, hands: Any, trump: str, doubles: str, token: CancelToken | None):
+        self.positions = {s: _position(hands, s, trump, doubles) for s in SEATS}
+        self.solver = DealSolver(self.positions["N"], token)
+
+    def load(self, seat: str) -> bool:
+        """Load ``seat``'s opening lead; True when the engine counts ``seat``'s side."""
+        self.solver.load(self.positions[seat])
+        return seat in ("N", "S")
+
+    def points_by_seat(self) -> dict[str, int]:
+        """The declaring side's points with each seat declaring."""
+        north_south: dict[str, int] = {}
+        for seat, guess_from in (("N", None), ("S", "N"), ("E", None), ("W", "E")):
+            self.load(seat)
+            # Partners' leads usually come out close: the first is the second's guess.
+            north_south[seat] = self.solver.value(north_south.get(guess_from, -1))
+        return {s: north_south[s] if s in ("N", "S") else TOTAL_POINTS - north_south[s]
+                for s in SEATS}
+
+    def takes_every_trick(self, seat: str) -> bool:
+        # Every trick is worth at least a point: all 42 points, or none for the others.
+        if self.load(seat):
+            return self.solver.at_least(TOTAL_POINTS)
+        return not self.solver.at_least(1)
+
+
+def solve_deal(deal: DealLike, *, token: CancelToken | None = None) -> DealTable:
+    """The double-dummy table of a deal (see the module docstring).
+
+    Raises `PositionError` for a bad deal and `SearchCancelled` when
+    ``token`` stops a search.
+    """
+    hands, doubles, deal_id, meta = parse_deal(deal)
+    nodes = 0
+    points: dict[str, dict[str, int]] = {}
+    for trump in POINT_DECLARATIONS:
+        side = _SideSolver(hands, trump, doubles, token)
+        points[trump] = side.points_by_seat()
+        nodes += side.solver.nodes
+    sevens = _SideSolver(hands, "sevens", doubles, token)
+    makes = {"sevens": {s: sevens.takes_every_trick(s) for s in SEATS}, "nello": {}}
+    nodes += sevens.solver.nodes
+    for seat in SEATS:
+        nello = DealSolver(_position(hands, seat, "nello", doubles), token)
+        makes["nello"][seat] = nello.make_or_set().makes
+        nodes += nello.nodes
+    best = {seat: _best(seat, points, makes) for seat in SEATS}
+    return DealTable(hands=hands, doubles=doubles,
+                     points=points, makes=makes, best=best, id=deal_id, meta=meta, nodes=nodes)
+
+
+def _best(seat: str, points: dict[str, dict[str, int]],
+          makes: dict[str, dict[str, bool]]) -> SeatBest:
+    """Highest bid made first, then most points; ties go to the earlier declaration."""
+    candidates = [SeatBest(t, points[t][seat], bid_made(points[t][seat]))
+                  for t in POINT_DECLARATIONS]
+    candidates += [SeatBest(t, None, ONE_MARK) for t in MARK_DECLARATIONS if makes[t][seat]]
+    return max(candidates, key=lambda c: (c.bid or 0, TOTAL_POINTS if c.points is None
+                                          else c.points))
+
+
+__all__ = ["DealTable", "MARK_DECLARATIONS", "POINT_DECLARATIONS", "SeatBest", "bid_made",
+           "parse_deal", "solve_deal"]
