@@ -14,7 +14,8 @@ from solver.discard import MOON_DECLARATIONS, best_discards
 
 #: The 22 tiles of three-player Moon (no 1-0 ... 6-0), written out here
 #: rather than taken from the package.
-MOON3_TILES = [f"{h}-{l}" for h in range(7) for l in range(h + 1) if l or h == 0]
+ALL_TILES = [f"{high}-{low}" for high in range(7) for low in range(high + 1)]
+MOON3_TILES = [t for t in ALL_TILES if not t.endswith("-0") or t == "0-0"]
 ALL_DECLARATIONS = ["blanks", "ones", "deuces", "treys", "fours", "fives", "sixes", "doubles",
                     "follow-me"]
 
@@ -146,8 +147,8 @@ E0 = BASE["hands"]["E"][0]
     (BASE, "sevens", "trump", "UNKNOWN_DECLARATION"),
     (BASE, "hearts", "trump", "UNKNOWN_DECLARATION"),
     # a four-player deal has no widow
-    (_with(BASE, hands={s: [f"{h}-{l}" for h in range(7) for l in range(h + 1)][7 * i:7 * i + 7]
-                        for i, s in enumerate("NESW")}), None, "hands.W", "NOT_THREE_PLAYER"),
+    (_with(BASE, hands={s: ALL_TILES[7 * i:7 * i + 7] for i, s in enumerate("NESW")}), None,
+     "hands.W", "NOT_THREE_PLAYER"),
     (_with(BASE, game="42"), None, "game", "UNSUPPORTED_GAME"),
     ({k: v for k, v in BASE.items() if k != "game"}, None, "game", "UNSUPPORTED_GAME"),
     ({k: v for k, v in BASE.items() if k != "widow"}, None, "widow", "MISSING_FIELD"),
