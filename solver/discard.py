@@ -125,7 +125,8 @@ def best_discards(deal: DealLike, declaration: str | int | None = None, *,
     the other two hands playing together against the declarer.
 
     Raises `PositionError` for bad input and `SearchCancelled` when
-    ``token`` stops a search.
+    ``token`` stops a search (each declaration has its own engine, so a
+    node budget applies to each declaration in turn).
     """
     data = _parse_json(deal)
     hands, contract, widow = _check_shape(data)
@@ -181,7 +182,7 @@ def _score_declaration(hands: Mapping[str, Any], contract: dict, name: str, decl
             solver = DealSolver(position, token, tt_bits=TT_BITS)
         else:
             solver.load(position)
-        # The previous discard's value is a close first guess for MTD(f).
+        # The previous discard's value is a close first guess for the search.
         value = solver.value(guess)
         guess = value
         makes = position.makes(value) if with_bid else None
