@@ -6,11 +6,12 @@
 """
 
 from ._core import CancelToken
+from .discard import DiscardTable, best_discards
 from .errors import PositionError, SearchCancelled
 from .position import SEATS, Contract, Position
 from .solve import DealSolver, MakeOrSetResult, SolveResult, legal_moves, make_or_set, solve
 
 __all__ = [
-    "CancelToken", "Contract", "DealSolver", "MakeOrSetResult", "Position", "PositionError",
-    "SEATS", "SearchCancelled", "SolveResult", "legal_moves", "make_or_set", "solve",
+    "CancelToken", "Contract", "DealSolver", "DiscardTable", "MakeOrSetResult", "Position", "PositionError",
+    "SEATS", "SearchCancelled", "SolveResult", "best_discards", "legal_moves", "make_or_set", "solve",
 ]

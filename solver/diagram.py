@@ -35,11 +35,13 @@ def render(position: "Position") -> str:
     """Four hands around a table, then the contract, score and trick in progress."""
     width = 26
     north, east, south, west = (_hand(position, s) for s in range(4))
+    # Three-player Moon has no West: East sits alone on the right.
+    left = f"W: {west}" if 3 in position.hands else ""
     lines = [
         contract_line(position),
         "",
         " " * width + "N: " + north,
-        f"W: {west}".ljust(width * 2) + f"E: {east}",
+        left.ljust(width * 2) + f"E: {east}",
         " " * width + "S: " + south,
         "",
     ]
@@ -47,8 +49,9 @@ def render(position: "Position") -> str:
         lines.append(f"Widow {T.name_of(position.widow)}, discarded "
                      f"{T.name_of(position.discard)}")
     unit = "tricks" if position.max_value == 7 else "points"
+    who = "declarer has" if sum(position.scorer) == 1 else "declaring side has"
     lines.append(f"Trick {len(position.completed_tricks) + (0 if position.is_complete else 1)}"
-                 f" of 7; declaring side has {position.points} {unit}")
+                 f" of 7; {who} {position.points} {unit}")
     if position.trick:
         lines.append("On the table: " + ", ".join(f"{SEAT_NAMES[s]} {T.name_of(t)}"
                                                   for s, t in position.trick))

@@ -8,6 +8,7 @@ the exit status becomes 2.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -114,6 +115,10 @@ def guarded(command: Callable[..., int]) -> Callable[..., int]:
         except SearchCancelled as exc:
             print(f"t42: error: {exc}", file=sys.stderr)
             return 1
+        except BrokenPipeError:
+            # The reader went away (t42 ... | head): stop quietly, as Unix tools do.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return EXIT_OK
         except KeyboardInterrupt:
             print("t42: interrupted", file=sys.stderr)
             return 130
