@@ -200,14 +200,15 @@ def solve_deal(deal: DealLike, *, token: CancelToken | None = None) -> DealTable
         nello = DealSolver(_position(hands, seat, "nello", doubles), token)
         makes["nello"][seat] = nello.make_or_set().makes
         nodes += nello.nodes
-    best = {seat: _best(seat, points, makes) for seat in SEATS}
+    best = {seat: best_for_seat(seat, points, makes) for seat in SEATS}
     return DealTable(hands=hands, doubles=doubles,
                      points=points, makes=makes, best=best, id=deal_id, meta=meta, nodes=nodes)
 
 
-def _best(seat: str, points: dict[str, dict[str, int]],
-          makes: dict[str, dict[str, bool]]) -> SeatBest:
-    """Highest bid made first, then most points; ties go to the earlier declaration."""
+def best_for_seat(seat: str, points: Mapping[str, Mapping[str, int]],
+                  makes: Mapping[str, Mapping[str, bool]]) -> SeatBest:
+    """A seat's best declaration from table entries: the highest bid made, then the most
+    points; ties go to the earlier declaration (`POINT_DECLARATIONS`, then sevens, nello)."""
     candidates = [SeatBest(t, points[t][seat], bid_made(points[t][seat]))
                   for t in POINT_DECLARATIONS]
     candidates += [SeatBest(t, None, ONE_MARK) for t in MARK_DECLARATIONS if makes[t][seat]]
@@ -215,5 +216,5 @@ def _best(seat: str, points: dict[str, dict[str, int]],
                                           else c.points))
 
 
-__all__ = ["DealTable", "MARK_DECLARATIONS", "POINT_DECLARATIONS", "SeatBest", "bid_made",
-           "parse_deal", "solve_deal"]
+__all__ = ["DealTable", "MARK_DECLARATIONS", "POINT_DECLARATIONS", "SeatBest", "best_for_seat",
+           "bid_made", "parse_deal", "solve_deal"]
