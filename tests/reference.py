@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 SEATS = ("N", "E", "S", "W")
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
-PIPS = {"blanks": 0, "ones": 1, "deuces": 2, "treys": 3, "fours": 4, "fives": 5, "sixes": 6,
-        "aces": 1, "twos": 2, "threes": 3}
+PIP_NAMES = ("blanks", "ones", "deuces", "treys", "fours", "fives", "sixes")
+PIP_ALIASES = {"aces": 1, "twos": 2, "threes": 3}
 OTHER_DECLARATIONS = {"doubles": "doubles", "follow-me": "follow-me", "no-trump": "follow-me",
                       "notrump": "follow-me", "nello": "nello", "nel-o": "nello", "low": "nello",
                       "sevens": "sevens"}
@@ -56,7 +56,7 @@ class Rules:
     def __init__(self, declaration: str, doubles: str = "high") -> None:
         self.declaration = declaration    # a pip name, "doubles", "follow-me", "nello", "sevens"
         self.doubles = doubles            # where non-trump doubles stand: high, low or suit
-        self.trump_pip = PIPS.get(declaration)
+        self.trump_pip = PIP_NAMES.index(declaration) if declaration in PIP_NAMES else None
 
     def is_trump(self, t) -> bool:
         if self.declaration == "doubles":
@@ -85,14 +85,13 @@ class Rules:
     def rank(self, t, suit) -> int:
         """Strength of ``t`` inside ``suit`` (which it follows): higher wins."""
         if suit == "doubles" or (suit == "trump" and self.declaration == "doubles"):
-            return t[0]
+            return t[0]                          # 6-6 high ... 0-0 low
         if suit == "trump":
-            pip = self.trump_pip
+            pip = self.trump_pip                 # the double first, then by the other end
             return 7 if is_double(t) else (t[1] if t[0] == pip else t[0])
         if is_double(t):
             return -1 if self.doubles == "low" else 7
-        # Otherwise by the end that is not the suit's pip.
-        return t[1] if t[0] == suit else t[0]
+        return t[1] if t[0] == suit else t[0]    # by the end that is not the suit
 
     def legal(self, hand, trick) -> list:
         """Tiles of ``hand`` that may be played to ``trick`` (a list of tiles so far)."""
@@ -119,11 +118,14 @@ class Rules:
 
 
 def parse_declaration(value) -> str:
+    """The canonical name of a declaration given by name, alias or pip."""
     key = str(value).strip().lower()
-    if key.isdigit():
-        return [k for k, v in PIPS.items() if v == int(key)][0]
-    if key in PIPS:
-        return [k for k, v in PIPS.items() if v == PIPS[key]][0]
+    if key in ("0", "1", "2", "3", "4", "5", "6"):
+        return PIP_NAMES[int(key)]
+    if key in PIP_ALIASES:
+        return PIP_NAMES[PIP_ALIASES[key]]
+    if key in PIP_NAMES:
+        return key
     return OTHER_DECLARATIONS[key]
 
 
