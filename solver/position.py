@@ -173,6 +173,8 @@ class Position:
             raise PositionError("contract", "must be an object", "INVALID_TYPE")
         seats = SEATS[:3] if self.three_handed else SEATS
         declarer = raw.get("declarer")
+        if declarer is None:
+            raise PositionError("contract.declarer", "required", "MISSING_FIELD")
         if declarer not in seats:
             raise PositionError("contract.declarer", f"unknown seat {declarer!r} "
                                 f"(one of {', '.join(seats)})", "UNKNOWN_SEAT")

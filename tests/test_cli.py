@@ -175,8 +175,6 @@ def test_invalid_json_on_one_line_is_one_error():
     assert_one_error_line(done, "position", "not valid JSON")
 
 
-@pytest.mark.xfail(strict=True, reason="a multi-line document with a JSON syntax error is "
-                   "re-read as JSON Lines and reported once per line")
 def test_invalid_json_in_a_pretty_printed_file_is_one_error(tmp_path):
     path = tmp_path / "trailing-comma.json"
     path.write_text(EXAMPLE.read_text().replace('"plays": []', '"plays": [],'))

@@ -228,8 +228,6 @@ def test_the_good_positions_behind_the_bad_ones_are_accepted():
     Position(played_out(MOON3, extra=0))
 
 
-@pytest.mark.xfail(strict=True, reason="a missing declarer is reported as UNKNOWN_SEAT "
-                   "'unknown seat None', unlike a missing trump or bid (MISSING_FIELD)")
 def test_missing_declarer_is_a_missing_field():
     with pytest.raises(PositionError) as info:
         Position(edit(BASE, contract={"declarer": None}))

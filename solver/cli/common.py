@@ -49,8 +49,8 @@ def read_records(path: str | None) -> list[Record]:
         raise InputError("no input: give a position file, or JSON on standard input")
     try:
         return [Record(None, json.loads(text))]
-    except ValueError:
-        pass
+    except ValueError as exc:
+        whole_document_error = PositionError("position", f"not valid JSON: {exc}", "INVALID_JSON")
     records = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -60,6 +60,9 @@ def read_records(path: str | None) -> list[Record]:
         except ValueError as exc:
             records.append(Record(number, error=PositionError(
                 "position", f"not valid JSON: {exc}", "INVALID_JSON")))
+    if all(r.error is not None for r in records):
+        # Not JSON Lines either: one broken document (a pretty-printed file), one error.
+        return [Record(None, error=whole_document_error)]
     return records
 
 
