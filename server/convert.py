@@ -13,6 +13,7 @@ import re
 from typing import Any, Mapping
 
 from solver import MakeOrSetResult, PositionError, SolveResult
+from solver.rules import parse_declaration
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
 
@@ -89,6 +90,46 @@ def _contract_to_json(c: pb.Contract) -> dict[str, Any]:
         out["doubles"] = _enum(DOUBLES, c.doubles, "contract.doubles", "doubles option",
                                "INVALID_OPTION")
     return out
+
+
+def position_from_json(data: Mapping[str, Any]) -> pb.Position:
+    """A proto `Position` from a SPEC JSON dict (a client-side convenience).
+
+    Names are normalised as the solver reads them (``"4"``, ``"no-trump"``,
+    ``"W"``); the server still validates everything. Tiles are sent as strings.
+    """
+    message = pb.Position(plays=[str(t) for t in data.get("plays") or []])
+    game = str(data.get("game", "42")).lower()
+    message.game = _value_of(GAMES, game, "game")
+    hands = data.get("hands") or {}
+    for seat, name in HAND_FIELD.items():
+        getattr(message.hands, name).extend(str(t) for t in hands.get(seat, []))
+    contract = data.get("contract")
+    if contract is not None:
+        c = message.contract
+        if contract.get("declarer") is not None:
+            c.declarer = _value_of(SEAT_OF_ENUM, str(contract["declarer"]).upper(),
+                                   "contract.declarer")
+        if contract.get("trump") is not None:
+            c.declaration = _value_of(DECLARATIONS, parse_declaration(contract["trump"]).name,
+                                      "contract.trump")
+        if contract.get("bid") is not None:
+            c.bid = int(contract["bid"])
+        if contract.get("kind") is not None:
+            c.kind = _value_of(KINDS, str(contract["kind"]).lower(), "contract.kind")
+        if contract.get("doubles") is not None:
+            c.doubles = _value_of(DOUBLES, str(contract["doubles"]).lower(), "contract.doubles")
+    for name in ("widow", "discard"):
+        if data.get(name) is not None:
+            setattr(message, name, str(data[name]))
+    return message
+
+
+def _value_of(table: Mapping[int, str], name: str, field: str) -> int:
+    for value, known in table.items():
+        if known == name:
+            return value
+    raise PositionError(field, f"unknown value {name!r}", "INVALID_VALUE")
 
 
 def proto_field_path(json_field: str, position_path: str = "position") -> str:

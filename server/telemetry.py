@@ -11,6 +11,7 @@ import inspect
 import json
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Optional
 
 import grpc
@@ -46,21 +47,35 @@ class Metrics:
         return int(httpd.server_port)
 
 
-def _status_after(context: grpc.aio.ServicerContext, error: Optional[BaseException]) -> str:
-    """The status code name a call ended with."""
+def _status_after(context: grpc.aio.ServicerContext, error: Optional[BaseException],
+                  deadline: Optional[float]) -> str:
+    """The status code name a call ended with.
+
+    Reads only Python-side state of the context: once a call has ended, its
+    C-level parts (peer, time remaining) may already be gone.
+    """
     if isinstance(error, asyncio.CancelledError):
-        remaining = context.time_remaining()
-        expired = remaining is not None and remaining <= 0
+        expired = deadline is not None and time.monotonic() >= deadline
         return "DEADLINE_EXCEEDED" if expired else "CANCELLED"
     code = context.code()
     if code is None:
         return "OK" if error is None else "UNKNOWN"
     if isinstance(code, grpc.StatusCode):
         return code.name
-    return grpc.StatusCode(code).name if isinstance(code, tuple) else _CODE_NAMES.get(code, "UNKNOWN")
+    return _CODE_NAMES.get(code, "UNKNOWN")
 
 
 _CODE_NAMES = {c.value[0]: c.name for c in grpc.StatusCode}
+
+
+@dataclass
+class _Call:
+    """What is known of a call when it starts (read while the call is alive)."""
+
+    method: str
+    peer: str
+    start: float
+    deadline: Optional[float]
 
 
 class TelemetryInterceptor(grpc.aio.ServerInterceptor):
@@ -89,7 +104,7 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
     def _wrap(self, method: str, behavior: Callable[..., Any]) -> Callable[..., Any]:
         if inspect.isasyncgenfunction(behavior):
             async def streaming(request: Any, context: grpc.aio.ServicerContext) -> Any:
-                start, error = self._begin(method), None
+                call, error = self._begin(method, context), None
                 try:
                     async for response in behavior(request, context):
                         yield response
@@ -97,32 +112,35 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
                     error = exc
                     raise
                 finally:
-                    self._end(method, context, start, error)
+                    self._end(call, context, error)
             return streaming
 
         async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            start, error = self._begin(method), None
+            call, error = self._begin(method, context), None
             try:
                 return await behavior(request, context)
             except BaseException as exc:
                 error = exc
                 raise
             finally:
-                self._end(method, context, start, error)
+                self._end(call, context, error)
         return unary
 
-    def _begin(self, method: str) -> float:
+    def _begin(self, method: str, context: grpc.aio.ServicerContext) -> _Call:
         if self.metrics:
             self.metrics.in_flight.labels(method).inc()
-        return time.perf_counter()
+        now = time.monotonic()
+        remaining = context.time_remaining()
+        return _Call(method, context.peer(), now,
+                     None if remaining is None else now + remaining)
 
-    def _end(self, method: str, context: grpc.aio.ServicerContext, start: float,
+    def _end(self, call: _Call, context: grpc.aio.ServicerContext,
              error: Optional[BaseException]) -> None:
-        latency = time.perf_counter() - start
-        code = _status_after(context, error)
+        latency = time.monotonic() - call.start
+        code = _status_after(context, error, call.deadline)
         if self.metrics:
-            self.metrics.in_flight.labels(method).dec()
-            self.metrics.calls.labels(method, code).inc()
-            self.metrics.latency.labels(method).observe(latency)
-        log_event("rpc", method=method, code=code, latency_ms=round(latency * 1000, 3),
-                  peer=context.peer())
+            self.metrics.in_flight.labels(call.method).dec()
+            self.metrics.calls.labels(call.method, code).inc()
+            self.metrics.latency.labels(call.method).observe(latency)
+        log_event("rpc", method=call.method, code=code, latency_ms=round(latency * 1000, 3),
+                  peer=call.peer)
