@@ -31,7 +31,7 @@ from typing import Any, Mapping, Union
 
 from ._core import CancelToken
 from .errors import PositionError
-from .position import SEATS, Position
+from .position import SEAT_INDEX, SEATS, Position
 from .rules import DOUBLES_OPTIONS, PIP_NAMES
 from .solve import DealSolver
 
@@ -150,17 +150,21 @@ class _SideSolver:
     """One engine for a declaration, answering for every seat as declarer.
 
     The engine counts North-South's points; a seat is made declarer by
-    loading the position where it leads, and East-West's points are the
+    starting the deal with that seat on lead, and East-West's points are the
     rest of the 42.
     """
 
     def __init__(self, hands: Any, trump: str, doubles: str, token: CancelToken | None):
-        self.positions = {s: _position(hands, s, trump, doubles) for s in SEATS}
-        self.solver = DealSolver(self.positions["N"], token)
+        self.start = _position(hands, "N", trump, doubles)
+        self.solver = DealSolver(self.start, token)
 
     def load(self, seat: str) -> bool:
-        """Load ``seat``'s opening lead; True when the engine counts ``seat``'s side."""
-        self.solver.load(self.positions[seat])
+        """Start the deal with ``seat`` on lead; True when the engine counts ``seat``'s side."""
+        p = self.start
+        # The opening position of the deal but for the leader: what DealSolver.load
+        # sets from a position, without building one per seat.
+        self.solver.engine.set_state(list(p.remaining), SEAT_INDEX[seat], [], 0, p.available,
+                                     p.tricks_left)
         return seat in ("N", "S")
 
     def points_by_seat(self) -> dict[str, int]:
