@@ -36,6 +36,10 @@ def _header(analysis: HandAnalysis) -> list[str]:
     return lines
 
 
+def _amount(n: int, unit: str) -> str:
+    return f"{n} {unit[:-1] if n == 1 else unit}"
+
+
 def _verdict(made: bool | None) -> str:
     return "undecided" if made is None else "made" if made else "set"
 
@@ -46,13 +50,14 @@ def format_analysis(analysis: HandAnalysis) -> str:
     lines = _header(analysis)
     should = "should make" if analysis.makes else "should be set"
     lines.append("")
-    lines.append(f"Double-dummy value at the opening lead: {analysis.value} {unit} ({should})")
+    lines.append(f"Double-dummy value at the opening lead: {_amount(analysis.value, unit)} "
+                 f"({should})")
     if analysis.complete:
-        lines.append(f"Result: {analysis.result} {unit}, {_verdict(analysis.made)}")
+        lines.append(f"Result: {_amount(analysis.result, unit)}, {_verdict(analysis.made)}")
     else:
-        lines.append(f"Stopped after {len(analysis.plays)} plays with {analysis.result} {unit} "
-                     f"taken, {_verdict(analysis.made)}; double-dummy value from there "
-                     f"{analysis.final_value}")
+        lines.append(f"Stopped after {len(analysis.plays)} plays with "
+                     f"{_amount(analysis.result, unit)} taken, {_verdict(analysis.made)}; "
+                     f"double-dummy value from there {analysis.final_value}")
     if analysis.plays:
         lines += ["", "    #  trick  seat  tile  before  after  cost  better"]
         for p in analysis.plays:
