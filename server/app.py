@@ -58,8 +58,8 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
     """Serve until ``stop`` is set or SIGTERM/SIGINT arrives, then shut down gracefully."""
     _configure_logging()
     workers = config.workers or default_workers()
-    pool = SolverPool(workers, config.max_queue)
     metrics = Metrics() if config.metrics_port is not None else None
+    pool = SolverPool(workers, config.max_queue, observer=metrics)
     server = grpc.aio.server(
         interceptors=[TelemetryInterceptor(metrics)],
         # One server per port: never share a port with another process silently.

@@ -55,7 +55,7 @@ def position_to_json(message: pb.Position) -> dict[str, Any]:
     """The SPEC JSON dict of a proto `Position`; unset fields are left out.
 
     Raises `PositionError` (with a JSON field path) only for what JSON cannot
-    express: an enum number outside the API, or a missing declarer.
+    express: an enum number outside the API.
     """
     data: dict[str, Any] = {}
     if message.game:
@@ -75,10 +75,10 @@ def position_to_json(message: pb.Position) -> dict[str, Any]:
 
 
 def _contract_to_json(c: pb.Contract) -> dict[str, Any]:
-    if not c.declarer:
-        raise PositionError("contract.declarer", "required", "MISSING_FIELD")
-    out: dict[str, Any] = {
-        "declarer": _enum(SEAT_OF_ENUM, c.declarer, "contract.declarer", "seat", "UNKNOWN_SEAT")}
+    out: dict[str, Any] = {}
+    if c.declarer:
+        out["declarer"] = _enum(SEAT_OF_ENUM, c.declarer, "contract.declarer", "seat",
+                                "UNKNOWN_SEAT")
     if c.declaration:
         out["trump"] = _enum(DECLARATIONS, c.declaration, "contract.trump", "declaration",
                              "UNKNOWN_DECLARATION")

@@ -13,11 +13,11 @@ import contextlib
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterator, Optional, TypeVar
+from typing import Callable, Iterator, Optional, Protocol, TypeVar
 
 import grpc
 
-from solver import CancelToken
+from solver import CancelToken, PositionError, SearchCancelled
 
 T = TypeVar("T")
 
@@ -30,6 +30,14 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+class JobObserver(Protocol):
+    """Receives worker-side events (the service's metrics)."""
+
+    def job_started(self) -> None: ...
+
+    def job_finished(self, outcome: str) -> None: ...
+
+
 class Overloaded(Exception):
     """Every worker is busy and the wait queue is full."""
 
@@ -40,11 +48,13 @@ class SolverPool:
     Only the event loop thread calls `admit`, so a plain counter is safe.
     """
 
-    def __init__(self, workers: int, max_queue: int) -> None:
+    def __init__(self, workers: int, max_queue: int,
+                 observer: Optional[JobObserver] = None) -> None:
         if workers < 1 or max_queue < 0:
             raise ValueError("workers must be >= 1 and max_queue >= 0")
         self.workers = workers
         self.max_queue = max_queue
+        self.observer = observer
         self.admitted = 0
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="t42-solve")
 
@@ -66,12 +76,34 @@ class SolverPool:
 
     async def run(self, fn: Callable[[], T], token: CancelToken) -> T:
         """Run ``fn`` on a worker; if this coroutine is cancelled, stop the search too."""
-        future = asyncio.get_running_loop().run_in_executor(self._executor, fn)
+        job = self._observed(fn) if self.observer is not None else fn
+        future = asyncio.get_running_loop().run_in_executor(self._executor, job)
         try:
             return await future
         except asyncio.CancelledError:
             token.cancel()  # the worker thread is still searching: free it
             raise
+
+    def _observed(self, fn: Callable[[], T]) -> Callable[[], T]:
+        observer = self.observer
+        assert observer is not None
+
+        def job() -> T:
+            observer.job_started()
+            outcome = "error"
+            try:
+                result = fn()
+                outcome = "ok"
+                return result
+            except SearchCancelled:
+                outcome = "cancelled"
+                raise
+            except PositionError:
+                outcome = "bad_input"
+                raise
+            finally:
+                observer.job_finished(outcome)
+        return job
 
     def shutdown(self) -> None:
         """Wait for the workers to finish (searches already cancelled stop at once)."""

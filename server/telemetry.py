@@ -40,6 +40,20 @@ class Metrics:
                                  ["method"], buckets=LATENCY_BUCKETS, registry=self.registry)
         self.in_flight = Gauge("t42_rpc_in_flight", "Calls in progress by method.", ["method"],
                                registry=self.registry)
+        self.busy_workers = Gauge("t42_solver_busy_workers", "Worker threads running a job.",
+                                  registry=self.registry)
+        self.jobs = Counter("t42_solver_jobs", "Finished worker jobs (one position each) by "
+                            "outcome: ok, bad_input, cancelled (deadline or cancel), error.",
+                            ["outcome"], registry=self.registry)
+
+    def job_started(self) -> None:
+        """A worker thread took a job (called from the worker)."""
+        self.busy_workers.inc()
+
+    def job_finished(self, outcome: str) -> None:
+        """A worker thread finished a job with ``outcome`` (called from the worker)."""
+        self.busy_workers.dec()
+        self.jobs.labels(outcome).inc()
 
     def serve_http(self, host: str, port: int) -> int:
         """Expose ``/metrics`` over HTTP on a daemon thread; returns the bound port."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import urllib.request
 from pathlib import Path
 
 import grpc
@@ -21,6 +20,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase)
 from grpc_status import rpc_status
 
+from grpc_helpers import scrape, wait_for
 from server.convert import position_from_json
 from server.launcher import ServerProcess
 from texas42.v1 import hint_service_pb2 as service_pb
@@ -349,7 +349,7 @@ def test_one_log_line_per_call(server, stub):
         stub.MakeOrSet(service_pb.MakeOrSetRequest(position=deal_position(), bid=1),
                        timeout=TIMEOUT)
     # The line is written when the call ends, just after the response is sent.
-    new = _wait_for(lambda: lines()[before:] if len(lines()) >= before + 2 else None)
+    new = wait_for(lambda: lines()[before:] if len(lines()) >= before + 2 else None)
     assert [e["code"] for e in new] == ["OK", "INVALID_ARGUMENT"]
     assert all(e["latency_ms"] >= 0 and e["peer"] for e in new)
 
@@ -362,29 +362,13 @@ def test_prometheus_metrics(server, stub):
                            timeout=TIMEOUT)
     assert server.metrics_port
 
-    def scrape() -> dict[str, float]:
-        url = f"http://127.0.0.1:{server.metrics_port}/metrics"
-        with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
-            text = response.read().decode()
-        return {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
-                for line in text.splitlines() if line and not line.startswith("#")}
-
     method = f'method="{SERVICE}SolvePosition"'
-    samples = _wait_for(lambda: (lambda s: s if s.get(
-        f't42_rpc_calls_total{{code="INVALID_ARGUMENT",{method}}}', 0) >= 1 else None)(scrape()))
+    bad = f't42_rpc_calls_total{{code="INVALID_ARGUMENT",{method}}}'
+    samples = wait_for(lambda: (lambda s: s if s.get(bad, 0) >= 1 else None)(
+        scrape(server.metrics_port)))
     assert samples[f't42_rpc_calls_total{{code="OK",{method}}}'] >= 1
-    assert samples[f"t42_rpc_latency_seconds_count{{{method}}}"] >= 1
+    assert samples[f"t42_rpc_latency_seconds_count{{{method}}}"] >= 2
     assert samples[f"t42_rpc_in_flight{{{method}}}"] == 0
-    assert samples[f't42_rpc_calls_total{{code="INVALID_ARGUMENT",{method}}}'] >= 1
-
-
-def _wait_for(probe, attempts: int = 200):
-    """Poll ``probe`` until it returns something truthy (the server logs asynchronously)."""
-    import time
-
-    for _ in range(attempts):
-        value = probe()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("condition not reached")
+    assert samples['t42_solver_jobs_total{outcome="ok"}'] >= 1
+    assert samples['t42_solver_jobs_total{outcome="bad_input"}'] >= 1
+    assert samples["t42_solver_busy_workers"] == 0
