@@ -170,10 +170,12 @@ class _SideSolver:
     def points_by_seat(self) -> dict[str, int]:
         """The declaring side's points with each seat declaring."""
         north_south: dict[str, int] = {}
-        for seat, guess_from in (("N", None), ("S", "N"), ("E", None), ("W", "E")):
-            self.load(seat)
+        for first, second in (("N", "S"), ("E", "W")):
+            self.load(first)
+            north_south[first] = self.solver.value()
+            self.load(second)
             # Partners' leads usually come out close: the first is the second's guess.
-            north_south[seat] = self.solver.value(north_south.get(guess_from, -1))
+            north_south[second] = self.solver.value(north_south[first])
         return {s: north_south[s] if s in ("N", "S") else TOTAL_POINTS - north_south[s]
                 for s in SEATS}
 
