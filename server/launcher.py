@@ -1,7 +1,7 @@
 """Run `t42 serve` as a child process: for tests, benchmarks and embedding apps.
 
 The child listens on the port it is given (0: a free one, read back from its
-``listening`` log line); its JSON log lines are collected as they arrive.
+``listening`` log line); its JSON log lines are read back from a file.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import os
 import signal
 import subprocess
 import sys
-import threading
+import tempfile
+import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -23,7 +24,11 @@ def t42_command() -> list[str]:
 
 
 class ServerProcess:
-    """A `t42 serve` child process on 127.0.0.1; use as a context manager."""
+    """A `t42 serve` child process on 127.0.0.1; use as a context manager.
+
+    The child's log goes to a file (read on demand), so a busy server never
+    waits on, nor costs CPU in, the parent.
+    """
 
     def __init__(self, *args: str, host: str = "127.0.0.1", start_timeout: float = 30.0) -> None:
         self.args = ["serve", "--host", host, "--port", "0", *args]
@@ -31,11 +36,8 @@ class ServerProcess:
         self.start_timeout = start_timeout
         self.port = 0
         self.metrics_port: Optional[int] = None
-        self.events: list[dict[str, Any]] = []
-        self.other_output: list[str] = []
-        self._lock = threading.Lock()
-        self._listening = threading.Event()
-        self.process: Optional[subprocess.Popen[str]] = None
+        self.process: Optional[subprocess.Popen[bytes]] = None
+        self._log = tempfile.NamedTemporaryFile(prefix="t42-serve-", suffix=".log")
 
     @property
     def address(self) -> str:
@@ -44,36 +46,34 @@ class ServerProcess:
     def start(self) -> "ServerProcess":
         """Start the child and wait until it listens; raises RuntimeError if it does not."""
         self.process = subprocess.Popen(t42_command() + self.args, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        threading.Thread(target=self._read_log, daemon=True).start()
-        if not self._listening.wait(self.start_timeout) or not self.port:
-            self.kill()
-            raise RuntimeError("server did not start: " + " ".join(self.other_output[-20:]))
-        return self
+                                        stdout=subprocess.DEVNULL, stderr=self._log,
+                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        deadline = time.monotonic() + self.start_timeout
+        while time.monotonic() < deadline and self.process.poll() is None:
+            listening = self.log("listening")
+            if listening:
+                self.port = int(listening[0]["port"])
+                self.metrics_port = listening[0].get("metrics_port")
+                return self
+            time.sleep(0.02)
+        self.kill()
+        raise RuntimeError("server did not start: " + self.log_text()[-2000:])
 
-    def _read_log(self) -> None:
-        assert self.process is not None and self.process.stderr is not None
-        for line in self.process.stderr:
-            try:
-                event = json.loads(line)
-            except ValueError:
-                event = None
-            with self._lock:
-                if isinstance(event, dict):
-                    self.events.append(event)
-                else:
-                    self.other_output.append(line.rstrip("\n"))
-            if isinstance(event, dict) and event.get("event") == "listening":
-                self.port = int(event["port"])
-                self.metrics_port = event.get("metrics_port")
-                self._listening.set()
-        self._listening.set()  # the child exited: stop waiting
+    def log_text(self) -> str:
+        """Everything the child wrote to its log so far."""
+        return Path(self._log.name).read_text(errors="replace")
 
     def log(self, event: Optional[str] = None) -> list[dict[str, Any]]:
         """The JSON log lines so far (only those of one ``event`` kind if given)."""
-        with self._lock:
-            return [e for e in self.events if event is None or e.get("event") == event]
+        events = []
+        for line in self.log_text().splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue  # a line still being written, or not JSON
+            if isinstance(record, dict) and (event is None or record.get("event") == event):
+                events.append(record)
+        return events
 
     def terminate(self) -> None:
         """Send SIGTERM: the server drains calls in flight and exits."""
@@ -106,4 +106,4 @@ class ServerProcess:
         try:
             self.stop()
         finally:
-            self.kill()
+            self.kill()  # the log file stays readable until this object is dropped

@@ -97,6 +97,7 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
 
     def __init__(self, metrics: Optional[Metrics]) -> None:
         self.metrics = metrics
+        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
     async def intercept_service(
         self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
@@ -106,14 +107,20 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
         if handler is None:
             return handler
         method = handler_call_details.method
+        cached = self._wrapped.get(method)
+        if cached is not None and cached[0] is handler:
+            return cached[1]
+        wrapped = handler
         for kind in ("unary_unary", "unary_stream", "stream_unary", "stream_stream"):
             behavior = getattr(handler, kind)
             if behavior is not None:
                 factory = getattr(grpc, f"{kind}_rpc_method_handler")
-                return factory(self._wrap(method, behavior),
-                               request_deserializer=handler.request_deserializer,
-                               response_serializer=handler.response_serializer)
-        return handler
+                wrapped = factory(self._wrap(method, behavior),
+                                  request_deserializer=handler.request_deserializer,
+                                  response_serializer=handler.response_serializer)
+                break
+        self._wrapped[method] = (handler, wrapped)  # handlers are fixed per method
+        return wrapped
 
     def _wrap(self, method: str, behavior: Callable[..., Any]) -> Callable[..., Any]:
         if inspect.isasyncgenfunction(behavior):
