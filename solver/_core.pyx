@@ -62,13 +62,12 @@ cdef struct TTEntry:
     int8_t lower
     int8_t upper
     int8_t best
-    int8_t pad
+    int8_t depth        # tricks left: deeper entries saved more work, so they stay
 
 cdef struct Search:
     Tables* T
     State st
     TTEntry* tt
-    uint32_t tt_mask
     int tt_shift
     int64_t nodes
     int aborted
@@ -146,6 +145,27 @@ cdef inline int beatable(Search* e, int ctx, int t, int seat) noexcept nogil:
     return 0
 
 
+cdef inline int partner_tops(Search* e, int ctx, int floor, int seat) noexcept nogil:
+    """Can a partner of ``seat``, still to play in this trick, top ``floor`` and every
+    opponent still to play?"""
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef int k, o = seat, best_partner = 0, best_opponent = floor, pw
+    cdef mask_t m
+    for k in range(T.nactive - s.ntrick - 1):
+        o = T.next_seat[o]
+        m = legal_mask(T, s.hand[o], ctx)
+        while m:
+            pw = T.power[ctx][__builtin_ctz(m)]
+            m &= m - 1
+            if T.maximizer[o] == T.maximizer[seat]:
+                if pw > best_partner:
+                    best_partner = pw
+            elif pw > best_opponent:
+                best_opponent = pw
+    return best_partner > best_opponent
+
+
 cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nogil:
     """Fill out[] with the legal tiles, the most promising first.
 
@@ -176,6 +196,8 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
             p = T.power[ctx][t]
             if not beatable(e, ctx, t, seat):
                 score = 1000 + 20 * T.count[t] + p      # a sure winner: cash it
+            elif partner_tops(e, ctx, p, seat):
+                score = 700 + 20 * T.count[t] - p       # lead to partner's winner
             else:
                 score = -20 * T.count[t] - p            # otherwise lead cheap
         else:
@@ -184,6 +206,8 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
                 score = 20 * T.count[t] - p             # feed count to a sure winner
             elif p > T.power[ctx][win_tile] and not beatable(e, ctx, t, seat):
                 score = 500 + 20 * T.count[t] - p       # win, as cheaply as we can
+            elif partner_tops(e, ctx, T.power[ctx][win_tile], seat):
+                score = 300 + 20 * T.count[t] - p       # partner will win: feed count
             elif p > T.power[ctx][win_tile]:
                 score = 200 - p                         # lead the trick for now
             else:
@@ -206,15 +230,44 @@ cdef inline uint32_t boundary_key(Search* e) noexcept nogil:
     return (s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]) | (<uint32_t>s.leader << 28)
 
 
+cdef inline TTEntry* tt_bucket(Search* e, uint32_t key) noexcept nogil:
+    # Two entries a bucket: tt_shift addresses buckets, not entries.
+    return &e.tt[((<uint32_t>(key * 2654435761u)) >> e.tt_shift) << 1]
+
+
+cdef inline TTEntry* tt_find(Search* e, uint32_t key) noexcept nogil:
+    cdef TTEntry* b = tt_bucket(e, key)
+    if b[0].key == key:
+        return &b[0]
+    if b[1].key == key:
+        return &b[1]
+    return NULL
+
+
+cdef inline TTEntry* tt_slot(Search* e, uint32_t key, int avail, int tricks_left) noexcept nogil:
+    """The entry for key, or a fresh one replacing the bucket's shallower entry."""
+    cdef TTEntry* b = tt_bucket(e, key)
+    cdef TTEntry* ent
+    if b[0].key == key:
+        return &b[0]
+    if b[1].key == key:
+        return &b[1]
+    ent = &b[0] if b[0].depth <= b[1].depth else &b[1]
+    ent.key = key
+    ent.lower = 0
+    ent.upper = avail
+    ent.depth = tricks_left
+    return ent
+
+
 cdef inline int tt_move(Search* e) noexcept nogil:
     """The best move the table holds for the current trick-boundary state, or -1."""
     cdef uint32_t key
     cdef TTEntry* ent
     if e.st.ntrick != 0:
         return -1
-    key = boundary_key(e)
-    ent = &e.tt[(<uint32_t>(key * 2654435761u)) >> e.tt_shift]
-    return ent.best if ent.key == key else -1
+    ent = tt_find(e, boundary_key(e))
+    return ent.best if ent != NULL else -1
 
 
 cdef inline int last_trick(Search* e) noexcept nogil:
@@ -257,8 +310,8 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
         if s.sofar + s.avail <= alpha:
             return s.sofar + s.avail
         key = boundary_key(e)
-        ent = &e.tt[(<uint32_t>(key * 2654435761u)) >> e.tt_shift]
-        if ent.key == key:
+        ent = tt_find(e, key)
+        if ent != NULL:
             lo = s.sofar + ent.lower
             hi = s.sofar + ent.upper
             if lo >= beta or lo == hi:
@@ -322,11 +375,8 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
         if alpha >= beta:
             break
 
-    if ent != NULL:
-        if ent.key != key:
-            ent.key = key
-            ent.lower = 0
-            ent.upper = s.avail
+    if s.ntrick == 0:
+        ent = tt_slot(e, key, s.avail, s.tricks_left)
         if best <= alpha0:
             if best - s.sofar < ent.upper:
                 ent.upper = best - s.sofar
@@ -453,8 +503,7 @@ cdef class Engine:
         self.e.tt = <TTEntry*> calloc((<size_t>1) << tt_bits, sizeof(TTEntry))
         if self.T == NULL or self.e.tt == NULL:
             raise MemoryError()
-        self.e.tt_mask = (1u << tt_bits) - 1
-        self.e.tt_shift = 32 - tt_bits
+        self.e.tt_shift = 32 - (tt_bits - 1)
         self.e.T = self.T
         self._load_tables(rules, seats_in_order, maximizer, scorer)
 
