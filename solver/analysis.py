@@ -216,18 +216,17 @@ def analyze_hand(record: RecordLike, *, token: CancelToken | None = None) -> Han
     played, hand_id, meta = parse_record(record)
     start = played.with_plays([])
     solver = DealSolver(start, token)
-    engine = solver.engine
     maximizer = start.maximizer
     value = solver.value()
     before = value
     plays: list[PlayAnalysis] = []
     per_trick = len(start.active_seats)
     for index, tile in enumerate(played.plays):
-        seat = engine.to_move
+        seat = solver.to_move
         is_max = bool(maximizer[seat])
-        legal = engine.legal()
+        legal = solver.legal()
         alternatives: tuple[str, ...] = ()
-        engine.play(tile)
+        solver.play(tile)
         if len(legal) == 1:
             after = before  # a forced play costs nothing
         elif is_max and solver.at_least(before):
@@ -237,10 +236,10 @@ def analyze_hand(record: RecordLike, *, token: CancelToken | None = None) -> Han
         else:
             # The value moved away from the mover: start the search one step off.
             after = solver.value(before - 1 if is_max else before + 1)
-            engine.undo()
+            solver.undo()
             alternatives = tuple(T.name_of(t) for t in sorted(legal)
                                  if t != tile and solver.child_is_optimal(t, before))
-            engine.play(tile)
+            solver.play(tile)
         plays.append(PlayAnalysis(
             index=index, trick=index // per_trick + 1, seat=SEATS[seat], tile=T.name_of(tile),
             value_before=before, value_after=after,

@@ -88,6 +88,32 @@ class DealSolver:
         self.engine.set_state(list(p.remaining), p.leader, list(p.trick), p.points, p.available,
                               p.tricks_left)
 
+    def open_with_leader(self, seat: int) -> None:
+        """Load the deal's opening position with ``seat`` (an index) on lead instead.
+
+        The transposition table stays valid: its key includes the leader.
+        """
+        p = self.position.with_plays([]) if self.position.plays else self.position
+        self.position = p
+        self.engine.set_state(list(p.remaining), seat, [], 0, p.available, p.tricks_left)
+
+    def play(self, tile: int) -> None:
+        """Play ``tile`` (an index) for the seat to move; the caller has checked it is legal."""
+        self.engine.play(tile)
+
+    def undo(self) -> None:
+        """Take back the last `play`."""
+        self.engine.undo()
+
+    def legal(self) -> list[int]:
+        """Legal tiles of the seat to move, most promising first."""
+        return self.engine.legal()
+
+    @property
+    def to_move(self) -> int:
+        """Index of the seat to move, -1 when the hand is over."""
+        return self.engine.to_move
+
     @property
     def nodes(self) -> int:
         return self.engine.nodes

@@ -160,11 +160,7 @@ class _SideSolver:
 
     def load(self, seat: str) -> bool:
         """Start the deal with ``seat`` on lead; True when the engine counts ``seat``'s side."""
-        p = self.start
-        # The opening position of the deal but for the leader: what DealSolver.load
-        # sets from a position, without building one per seat.
-        self.solver.engine.set_state(list(p.remaining), SEAT_INDEX[seat], [], 0, p.available,
-                                     p.tricks_left)
+        self.solver.open_with_leader(SEAT_INDEX[seat])
         return seat in ("N", "S")
 
     def points_by_seat(self) -> dict[str, int]:
