@@ -45,7 +45,7 @@ def render(position: "Position") -> str:
         " " * width + "S: " + south,
         "",
     ]
-    if position.widow is not None:
+    if position.widow is not None and position.discard is not None:
         lines.append(f"Widow {T.name_of(position.widow)}, discarded "
                      f"{T.name_of(position.discard)}")
     unit = "tricks" if position.max_value == 7 else "points"

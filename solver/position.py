@@ -110,10 +110,8 @@ class Position:
         for key in hands:
             if key not in SEAT_INDEX:
                 raise PositionError(f"hands.{key}", f"unknown seat {key!r} (N, E, S or W)", "UNKNOWN_SEAT")
-        if self.game == "moon" and "W" not in hands:
-            expected = SEATS[:3]
-        else:
-            expected = SEATS
+        expected: tuple[str, ...] = SEATS[:3] if self.game == "moon" and "W" not in hands \
+            else SEATS
         for seat in expected:
             if seat not in hands:
                 raise PositionError(f"hands.{seat}", "missing hand", "MISSING_FIELD")
@@ -386,7 +384,7 @@ class Position:
         out["hands"] = {SEATS[s]: [T.name_of(t) for t in tiles] for s, tiles in self.hands.items()}
         out["contract"] = self.contract.to_json()
         out["plays"] = [T.name_of(t) for t in self.plays]
-        if self.widow is not None:
+        if self.widow is not None and self.discard is not None:
             out["widow"] = T.name_of(self.widow)
             out["discard"] = T.name_of(self.discard)
         return out
