@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -38,23 +37,24 @@ def _plugin(name: str, entry: str, workdir: str) -> str:
 
 def generate_grpc_modules() -> None:
     """Run protoc (grpc_tools) with the mypy-protobuf plugins on every .proto file."""
-    from grpc_tools import protoc  # build requirement (pyproject.toml)
     import grpc_tools
+    from grpc_tools import protoc  # build requirement (pyproject.toml)
 
     protos = sorted(str(p.relative_to(PROTO_ROOT)) for p in PROTO_ROOT.rglob("*.proto"))
     if not protos:
         return
     well_known = Path(grpc_tools.__file__).parent / "_proto"
     with tempfile.TemporaryDirectory() as tmp:
+        mypy = _plugin("protoc-gen-mypy", "mypy_protobuf.main:main", tmp)
+        mypy_grpc = _plugin("protoc-gen-mypy_grpc", "mypy_protobuf.main:grpc", tmp)
         args = [
             "grpc_tools.protoc",
             f"-I{PROTO_ROOT}",
             f"-I{well_known}",
             f"--python_out={ROOT}",
             f"--grpc_python_out={ROOT}",
-            f"--plugin=protoc-gen-mypy={_plugin('protoc-gen-mypy', 'mypy_protobuf.main:main', tmp)}",
-            f"--plugin=protoc-gen-mypy_grpc="
-            f"{_plugin('protoc-gen-mypy_grpc', 'mypy_protobuf.main:grpc', tmp)}",
+            f"--plugin=protoc-gen-mypy={mypy}",
+            f"--plugin=protoc-gen-mypy_grpc={mypy_grpc}",
             f"--mypy_out={ROOT}",
             f"--mypy_grpc_out={ROOT}",
             *protos,

@@ -17,6 +17,7 @@ from typing import Optional
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
 
 from .pool import SolverPool, default_workers

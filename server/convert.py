@@ -18,13 +18,13 @@ from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
 
 #: JSON seat letter <-> proto Seat value and Hands field name.
-SEAT_OF_ENUM: dict[int, str] = {pb.SEAT_NORTH: "N", pb.SEAT_EAST: "E", pb.SEAT_SOUTH: "S",
+SEAT_OF_ENUM: dict[Any, str] = {pb.SEAT_NORTH: "N", pb.SEAT_EAST: "E", pb.SEAT_SOUTH: "S",
                                 pb.SEAT_WEST: "W"}
-ENUM_OF_SEAT: dict[str, int] = {letter: value for value, letter in SEAT_OF_ENUM.items()}
+ENUM_OF_SEAT: dict[str, Any] = {letter: value for value, letter in SEAT_OF_ENUM.items()}
 HAND_FIELD: dict[str, str] = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
-GAMES: dict[int, str] = {pb.GAME_FORTY_TWO: "42", pb.GAME_MOON: "moon"}
-DECLARATIONS: dict[int, str] = {
+GAMES: dict[Any, str] = {pb.GAME_FORTY_TWO: "42", pb.GAME_MOON: "moon"}
+DECLARATIONS: dict[Any, str] = {
     pb.DECLARATION_BLANKS: "blanks", pb.DECLARATION_ONES: "ones",
     pb.DECLARATION_DEUCES: "deuces", pb.DECLARATION_TREYS: "treys",
     pb.DECLARATION_FOURS: "fours", pb.DECLARATION_FIVES: "fives",
@@ -32,9 +32,9 @@ DECLARATIONS: dict[int, str] = {
     pb.DECLARATION_FOLLOW_ME: "follow-me", pb.DECLARATION_NELLO: "nello",
     pb.DECLARATION_SEVENS: "sevens",
 }
-KINDS: dict[int, str] = {pb.CONTRACT_KIND_STANDARD: "standard", pb.CONTRACT_KIND_PLUNGE: "plunge",
+KINDS: dict[Any, str] = {pb.CONTRACT_KIND_STANDARD: "standard", pb.CONTRACT_KIND_PLUNGE: "plunge",
                          pb.CONTRACT_KIND_SPLASH: "splash"}
-DOUBLES: dict[int, str] = {pb.DOUBLES_OPTION_HIGH: "high", pb.DOUBLES_OPTION_LOW: "low",
+DOUBLES: dict[Any, str] = {pb.DOUBLES_OPTION_HIGH: "high", pb.DOUBLES_OPTION_LOW: "low",
                            pb.DOUBLES_OPTION_SUIT: "suit"}
 
 #: JSON field names that the proto spells differently.
@@ -43,7 +43,7 @@ _HAND_PATH = re.compile(r"^hands\.([NESW])(.*)$")
 _QUOTED_HAND = re.compile(r"\bhands\.([NESW])\b")
 
 
-def _enum(table: Mapping[int, str], value: int, field: str, what: str, code: str) -> str:
+def _enum(table: Mapping[Any, str], value: int, field: str, what: str, code: str) -> str:
     """The SPEC name of an enum value; values this server does not know are bad input."""
     try:
         return table[value]
@@ -125,7 +125,7 @@ def position_from_json(data: Mapping[str, Any]) -> pb.Position:
     return message
 
 
-def _value_of(table: Mapping[int, str], name: str, field: str) -> int:
+def _value_of(table: Mapping[Any, str], name: str, field: str) -> Any:
     for value, known in table.items():
         if known == name:
             return value

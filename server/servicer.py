@@ -10,6 +10,7 @@ INTERNAL; never UNKNOWN). A new RPC adds a handler and a worker function.
 from __future__ import annotations
 
 import asyncio
+import functools
 import traceback
 from typing import Awaitable, Callable, NoReturn, Optional, TypeVar
 
@@ -101,7 +102,7 @@ class HintServicer(service_grpc.HintServiceServicer):
                 # At most one job per worker in the executor queue at a time, so
                 # other calls interleave with a long batch instead of waiting it out.
                 for i in indices:
-                    results[i] = await self._run(lambda t, i=i: work(i, t), token)
+                    results[i] = await self._run(functools.partial(work, i), token)
 
             lanes = [asyncio.ensure_future(lane()) for _ in range(min(self.pool.workers, count))]
             try:

@@ -16,11 +16,12 @@ import pytest
 from google.protobuf import descriptor_pool
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_helpers import scrape, wait_for
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
-    ProtoReflectionDescriptorDatabase)
+    ProtoReflectionDescriptorDatabase,
+)
 from grpc_status import rpc_status
 
-from grpc_helpers import scrape, wait_for
 from server.convert import position_from_json
 from server.launcher import ServerProcess
 from texas42.v1 import hint_service_pb2 as service_pb
@@ -254,9 +255,10 @@ BAD_POSITIONS = {
     "missing bid": (_edit(_set("contract.bid", 0)), "position.contract.bid", "MISSING_FIELD"),
     "plunge without four doubles": (_edit(_set("contract.kind", pb.CONTRACT_KIND_PLUNGE)),
                                     "position.contract.kind", "PLUNGE_NEEDS_FOUR_DOUBLES"),
-    "splash without three doubles": (_edit(lambda p: (_set("contract.kind", pb.CONTRACT_KIND_SPLASH)(p),
-                                                      _set("contract.declarer", pb.SEAT_NORTH)(p))),
-                                     "position.contract.kind", "SPLASH_NEEDS_THREE_DOUBLES"),
+    "splash without three doubles": (  # N holds one double
+        _edit(lambda p: (_set("contract.kind", pb.CONTRACT_KIND_SPLASH)(p),
+                         _set("contract.declarer", pb.SEAT_NORTH)(p))),
+        "position.contract.kind", "SPLASH_NEEDS_THREE_DOUBLES"),
     "plunge as nello": (_plunge_deal, "position.contract.kind", "INVALID_CONTRACT"),
     "unknown kind": (_edit(_set("contract.kind", 7)), "position.contract.kind", "UNKNOWN_KIND"),
     "doubles low with a pip trump": (_edit(_set("contract.doubles", pb.DOUBLES_OPTION_LOW)),

@@ -14,8 +14,8 @@ import subprocess
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-
 from grpc_helpers import full_deals, scrape, wait_for
+
 from server.convert import position_from_json
 from server.launcher import ServerProcess, t42_command
 from texas42.v1 import hint_service_pb2 as service_pb
