@@ -132,25 +132,13 @@ cdef inline void play(Search* e, int t) noexcept nogil:
     s.ntrick = 0
 
 
-cdef inline int beatable(Search* e, int ctx, int t, int seat) noexcept nogil:
-    """Can an opponent of ``seat`` still to play in this trick top tile t (suit ctx led)?"""
+cdef inline void best_after(Search* e, int ctx, int seat, int* partner_best,
+                            int* opponent_best) noexcept nogil:
+    """Highest power the partners and the opponents of ``seat`` still to play in
+    this trick can play when suit ``ctx`` was led (0 when they have none)."""
     cdef State* s = &e.st
     cdef Tables* T = e.T
-    cdef int k, o = seat
-    for k in range(T.nactive - s.ntrick - 1):
-        o = T.next_seat[o]
-        if T.maximizer[o] != T.maximizer[seat] and \
-                legal_mask(T, s.hand[o], ctx) & T.stronger[ctx][t]:
-            return 1
-    return 0
-
-
-cdef inline int partner_tops(Search* e, int ctx, int floor, int seat) noexcept nogil:
-    """Can a partner of ``seat``, still to play in this trick, top ``floor`` and every
-    opponent still to play?"""
-    cdef State* s = &e.st
-    cdef Tables* T = e.T
-    cdef int k, o = seat, best_partner = 0, best_opponent = floor, pw
+    cdef int k, o = seat, pw, bp = 0, bo = 0
     cdef mask_t m
     for k in range(T.nactive - s.ntrick - 1):
         o = T.next_seat[o]
@@ -159,56 +147,71 @@ cdef inline int partner_tops(Search* e, int ctx, int floor, int seat) noexcept n
             pw = T.power[ctx][__builtin_ctz(m)]
             m &= m - 1
             if T.maximizer[o] == T.maximizer[seat]:
-                if pw > best_partner:
-                    best_partner = pw
-            elif pw > best_opponent:
-                best_opponent = pw
-    return best_partner > best_opponent
+                if pw > bp:
+                    bp = pw
+            elif pw > bo:
+                bo = pw
+    partner_best[0] = bp
+    opponent_best[0] = bo
 
 
 cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nogil:
     """Fill out[] with the legal tiles, the most promising first.
 
-    Cash sure winners, win a trick as cheaply as possible, feed count to a
-    partner who is sure to win, and otherwise shed the least valuable tile.
+    Cash sure winners, lead to a partner's winner, win a trick as cheaply as
+    possible, feed count to a partner who is sure to win, and otherwise shed
+    the least valuable tile. What the later seats can play is worked out once
+    per led suit, not once per move.
     """
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef int seat = s.to_move
-    cdef int n = 0, i, j, t, ctx = 0, p, win_tile = -1, score
-    cdef int partner_wins = 0
+    cdef int n = 0, i, j, t, ctx = 0, p, win_power = 0, score, bp = 0, bo = 0
+    cdef int partner_winning = 0
     cdef int scores[8]
+    cdef int suit_bp[NCTX]
+    cdef int suit_bo[NCTX]
     cdef mask_t m = legal
+    if (legal & (legal - 1)) == 0:
+        out[0] = __builtin_ctz(legal)     # a forced play needs no ordering
+        return 1
     if s.ntrick > 0:
         ctx = T.lead_suit[s.trick_tile[0]]
         j = 0
         for i in range(1, s.ntrick):
             if T.power[ctx][s.trick_tile[i]] > T.power[ctx][s.trick_tile[j]]:
                 j = i
-        win_tile = s.trick_tile[j]
-        partner_wins = T.maximizer[s.trick_seat[j]] == T.maximizer[seat] and \
-            not beatable(e, ctx, win_tile, seat)
+        win_power = T.power[ctx][s.trick_tile[j]]
+        partner_winning = T.maximizer[s.trick_seat[j]] == T.maximizer[seat]
+        best_after(e, ctx, seat, &bp, &bo)
+    else:
+        for i in range(NCTX):
+            suit_bp[i] = -1
     while m:
         t = __builtin_ctz(m)
         m &= m - 1
         if s.ntrick == 0:
             ctx = T.lead_suit[t]
+            if suit_bp[ctx] < 0:
+                best_after(e, ctx, seat, &suit_bp[ctx], &suit_bo[ctx])
+            bp = suit_bp[ctx]
+            bo = suit_bo[ctx]
             p = T.power[ctx][t]
-            if not beatable(e, ctx, t, seat):
+            if bo < p:
                 score = 1000 + 20 * T.count[t] + p      # a sure winner: cash it
-            elif partner_tops(e, ctx, p, seat):
+            elif bp > bo:
                 score = 700 + 20 * T.count[t] - p       # lead to partner's winner
             else:
                 score = -20 * T.count[t] - p            # otherwise lead cheap
         else:
             p = T.power[ctx][t]
-            if partner_wins:
+            if partner_winning and bo < win_power:
                 score = 20 * T.count[t] - p             # feed count to a sure winner
-            elif p > T.power[ctx][win_tile] and not beatable(e, ctx, t, seat):
+            elif p > win_power and bo < p:
                 score = 500 + 20 * T.count[t] - p       # win, as cheaply as we can
-            elif partner_tops(e, ctx, T.power[ctx][win_tile], seat):
+            elif bp > bo and bp > win_power:
                 score = 300 + 20 * T.count[t] - p       # partner will win: feed count
-            elif p > T.power[ctx][win_tile]:
+            elif p > win_power:
                 score = 200 - p                         # lead the trick for now
             else:
                 score = -20 * T.count[t] - p            # can't win: shed little
@@ -408,27 +411,22 @@ cdef int greedy_playout(Search* e) noexcept nogil:
 cdef int exact_value(Search* e, int guess, int lower, int upper) noexcept nogil:
     """Exact value, known to lie in [lower, upper], by null-window searches.
 
-    The first probe tests the guess (and the next one its neighbour), then
-    bisection: each fail-soft probe returns a bound that usually narrows the
-    interval by more than one step, and the worst case stays near log2(43)
-    probes (MTD(f) alone walks one point at a time when the guess is off).
+    The first probe tests the guess (and, when it holds, its neighbour);
+    after that each probe tests the bound the last fail-soft search returned
+    (as MTD(f) does), since such bounds are often exact.
     """
-    cdef int m, v, probes = 0
+    cdef int m = 0, v = 0
     if guess < 0:
         guess = greedy_playout(e)
+    m = guess if lower < guess <= upper else (lower + upper + 1) // 2
     while lower < upper and not e.aborted:
-        if probes == 0 and lower < guess <= upper:
-            m = guess
-        elif probes == 1 and lower == guess:
-            m = guess + 1
-        else:
-            m = (lower + upper + 1) // 2
-        probes += 1
         v = alphabeta(e, m - 1, m)
         if v >= m:
             lower = v
+            m = lower + 1
         else:
             upper = v
+            m = upper
     return lower
 
 
