@@ -42,7 +42,7 @@ def generate_grpc_modules() -> None:
 
     protos = sorted(str(p.relative_to(PROTO_ROOT)) for p in PROTO_ROOT.rglob("*.proto"))
     if not protos:
-        return
+        raise SystemExit(f"no .proto files under {PROTO_ROOT}: the gRPC API cannot be built")
     well_known = Path(grpc_tools.__file__).parent / "_proto"
     with tempfile.TemporaryDirectory() as tmp:
         mypy = _plugin("protoc-gen-mypy", "mypy_protobuf.main:main", tmp)
