@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from functools import partial
 from typing import Callable
 
 from solver import Position
@@ -96,4 +97,10 @@ def test_analyse_hand(benchmark):
 
 
 def test_deal_table(benchmark):
+    """The table with its default of one thread per core (2 here): the 100 ms target."""
     run(benchmark, DEALS, solve_deal, median_ms=100)
+
+
+def test_deal_table_single_thread(benchmark):
+    """For reference: the same tables with every search on one thread."""
+    run(benchmark, DEALS, partial(solve_deal, threads=1), median_ms=200)

@@ -26,8 +26,11 @@ declarer's partner sits out) needs one engine per declarer.
 from __future__ import annotations
 
 import json
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Mapping, Union
+from functools import partial
+from typing import Any, Callable, Mapping, Union
 
 from ._core import CancelToken
 from .errors import PositionError
@@ -182,26 +185,43 @@ class _SideSolver:
         return not self.solver.at_least(1)
 
 
-def solve_deal(deal: DealLike, *, token: CancelToken | None = None) -> DealTable:
+def solve_deal(deal: DealLike, *, token: CancelToken | None = None,
+               threads: int | None = None) -> DealTable:
     """The double-dummy table of a deal (see the module docstring).
 
-    Raises `PositionError` for a bad deal and `SearchCancelled` when
-    ``token`` stops a search.
+    The fourteen searches (nine point declarations, sevens, nello for each
+    seat) are independent and run in ``threads`` threads (default: one per
+    core; the search releases the GIL, so they really run in parallel; pass
+    1 when the caller parallelises already). Raises `PositionError` for a bad
+    deal and `SearchCancelled` when ``token`` stops a search.
     """
     hands, doubles, deal_id, meta = parse_deal(deal)
-    nodes = 0
-    points: dict[str, dict[str, int]] = {}
-    for trump in POINT_DECLARATIONS:
+
+    def point_job(trump: str) -> tuple[dict[str, int], int]:
         side = _SideSolver(hands, trump, doubles, token)
-        points[trump] = side.points_by_seat()
-        nodes += side.solver.nodes
-    sevens = _SideSolver(hands, "sevens", doubles, token)
-    makes = {"sevens": {s: sevens.takes_every_trick(s) for s in SEATS}, "nello": {}}
-    nodes += sevens.solver.nodes
-    for seat in SEATS:
+        return side.points_by_seat(), side.solver.nodes
+
+    def sevens_job() -> tuple[dict[str, bool], int]:
+        sevens = _SideSolver(hands, "sevens", doubles, token)
+        return {s: sevens.takes_every_trick(s) for s in SEATS}, sevens.solver.nodes
+
+    def nello_job(seat: str) -> tuple[bool, int]:
         nello = DealSolver(_position(hands, seat, "nello", doubles), token)
-        makes["nello"][seat] = nello.make_or_set().makes
-        nodes += nello.nodes
+        return nello.make_or_set().makes, nello.nodes
+
+    jobs: list[Callable[[], tuple[Any, int]]] = [partial(point_job, t) for t in POINT_DECLARATIONS]
+    jobs += [sevens_job] + [partial(nello_job, s) for s in SEATS]
+    threads = (os.cpu_count() or 1) if threads is None else threads
+    if threads > 1:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            results = list(pool.map(lambda job: job(), jobs))
+    else:
+        results = [job() for job in jobs]
+    n = len(POINT_DECLARATIONS)
+    points = {t: results[i][0] for i, t in enumerate(POINT_DECLARATIONS)}
+    makes = {"sevens": results[n][0],
+             "nello": {s: results[n + 1 + i][0] for i, s in enumerate(SEATS)}}
+    nodes = sum(r[1] for r in results)
     best = {seat: best_for_seat(seat, points, makes) for seat in SEATS}
     return DealTable(hands=hands, doubles=doubles,
                      points=points, makes=makes, best=best, id=deal_id, meta=meta, nodes=nodes)
