@@ -69,30 +69,42 @@ def test_deadline_stops_the_search_and_frees_the_worker(one_worker):
     assert solve_late(stub) == solve_late(stub)  # and the next calls are answered
 
 
+def _assert_batch_stopped(server, stub, code: str) -> None:
+    """The call ended with ``code`` and its batch went no further: once the worker is
+    idle, only the next call's job runs."""
+    wait_for(lambda: [e for e in server.log("rpc") if e["code"] == code])
+    wait_for(lambda: idle(server.metrics_port))
+    done = jobs(server.metrics_port, "ok")
+    assert done < 1000
+    solve_late(stub)
+    wait_for(lambda: idle(server.metrics_port) and jobs(server.metrics_port, "ok") > done)
+    assert jobs(server.metrics_port, "ok") == done + 1
+
+
 def test_deadline_on_a_batch_stops_every_lane(one_worker):
     server, stub, _ = one_worker
     batch = service_pb.SolvePositionsRequest(positions=full_deals(1000, seed=3))
     with pytest.raises(grpc.RpcError) as err:
         stub.SolvePositions(batch, timeout=0.3)
     assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
-    wait_for(lambda: jobs(server.metrics_port, "cancelled") >= 1 and idle(server.metrics_port))
-    done = jobs(server.metrics_port, "ok")
-    assert done < 1000
-    solve_late(stub)
-    # Only the new call's job ran: the batch did not go on in the background.
-    assert wait_for(lambda: idle(server.metrics_port) and jobs(server.metrics_port, "ok")) \
-        and jobs(server.metrics_port, "ok") == done + 1
+    _assert_batch_stopped(server, stub, "DEADLINE_EXCEEDED")
 
 
 def test_client_cancel_stops_the_search(one_worker):
     server, stub, _ = one_worker
+    single = stub.SolvePosition.future(service_pb.SolvePositionRequest(
+        position=position_from_json(HARD_DEAL)), timeout=TIMEOUT)
+    wait_for(lambda: scrape(server.metrics_port).get("t42_solver_busy_workers") == 1)
+    single.cancel()
+    # The search saw the cancellation: its job ended "cancelled", not "ok".
+    wait_for(lambda: jobs(server.metrics_port, "cancelled") == 1 and idle(server.metrics_port))
+    assert jobs(server.metrics_port, "ok") == 0
+
     batch = service_pb.SolvePositionsRequest(positions=full_deals(1000, seed=4))
     future = stub.SolvePositions.future(batch, timeout=TIMEOUT)
     wait_for(lambda: jobs(server.metrics_port, "ok") >= 2)
     future.cancel()
-    wait_for(lambda: jobs(server.metrics_port, "cancelled") >= 1 and idle(server.metrics_port))
-    assert wait_for(lambda: [e for e in server.log("rpc") if e["code"] == "CANCELLED"])
-    solve_late(stub)
+    _assert_batch_stopped(server, stub, "CANCELLED")
 
 
 def test_burst_beyond_the_queue_gets_resource_exhausted(one_worker):
