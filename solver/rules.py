@@ -21,6 +21,7 @@ tables, so a rule lives in exactly one place: here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .errors import PositionError
 from .tiles import ENDS, N_TILES, count_of, is_double
@@ -111,11 +112,13 @@ class Rules:
         return self.trick_points + sum(self.count[t] for t in tiles)
 
 
+@lru_cache(maxsize=None)
 def build_rules(decl: Declaration, doubles: str = "high", with_count: bool = True) -> Rules:
-    """Build the tables for a declaration.
+    """Build the tables for a declaration (cached: at most 3*11*2 distinct ones exist).
 
     ``doubles`` places non-trump doubles (``high``, ``low`` or ``suit``);
     ``with_count`` is False for games scored by tricks alone (nello, Moon).
+    The result is shared between callers, so it must not be modified.
     """
     rules = Rules(decl, doubles)
     rules.count = [count_of(t) if with_count else 0 for t in range(N_TILES)]
