@@ -26,13 +26,13 @@ searched for the plays that lost something.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
 from . import tiles as T
 from ._core import CancelToken
 from .errors import PositionError
+from .jsondoc import json_object
 from .position import SEATS, Contract, Position
 from .solve import DealSolver
 
@@ -154,13 +154,7 @@ def parse_record(record: RecordLike) -> tuple[Position, Any, dict | None]:
 
     Raises `PositionError` naming the field at fault.
     """
-    if isinstance(record, (str, bytes)):
-        try:
-            record = json.loads(record)
-        except ValueError as exc:
-            raise PositionError("record", f"not valid JSON: {exc}", "INVALID_JSON") from None
-    if not isinstance(record, Mapping):
-        raise PositionError("record", "a hand record must be a JSON object", "INVALID_TYPE")
+    record = json_object(record, "record", "a hand record")
     for key in record:
         if key not in POSITION_FIELDS and key not in RECORD_FIELDS:
             raise PositionError(str(key), "unknown field of a hand record (a position's fields, "

@@ -25,13 +25,13 @@ a widow that is also in a hand).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
 from . import tiles as T
 from ._core import CancelToken
 from .errors import PositionError
+from .jsondoc import json_object
 from .position import MOON3_SET, SEATS, Position
 from .rules import PIP_NAMES, parse_declaration
 from .solve import DealSolver
@@ -128,7 +128,7 @@ def best_discards(deal: DealLike, declaration: str | int | None = None, *,
     ``token`` stops a search (each declaration has its own engine, so a
     node budget applies to each declaration in turn).
     """
-    data = _parse_json(deal)
+    data = json_object(deal, "position", "a deal")
     hands, contract, widow = _check_shape(data)
     trump_field = "contract.trump"
     if declaration is not None:
@@ -189,17 +189,6 @@ def _score_declaration(hands: Mapping[str, Any], contract: dict, name: str, decl
         rows.append(DiscardRow(name, T.name_of(discard), value, makes, position))
     assert solver is not None
     return rows, solver.nodes
-
-
-def _parse_json(deal: DealLike) -> Mapping[str, Any]:
-    if isinstance(deal, (str, bytes)):
-        try:
-            deal = json.loads(deal)
-        except ValueError as exc:
-            raise PositionError("position", f"not valid JSON: {exc}", "INVALID_JSON") from None
-    if not isinstance(deal, Mapping):
-        raise PositionError("position", "a deal must be a JSON object", "INVALID_TYPE")
-    return deal
 
 
 def _check_shape(data: Mapping[str, Any]) -> tuple[Mapping[str, Any], dict, object]:

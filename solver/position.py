@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from . import tiles as T
 from .errors import PositionError
+from .jsondoc import json_object
 from .rules import DOUBLES_OPTIONS, LEAD, Declaration, Rules, build_rules, parse_declaration
 
 SEATS = ("N", "E", "S", "W")
@@ -66,14 +67,7 @@ class Position:
     discard: int | None
 
     def __init__(self, data: Mapping[str, Any] | str) -> None:
-        if isinstance(data, (str, bytes)):
-            try:
-                data = json.loads(data)
-            except ValueError as exc:
-                raise PositionError("position", f"not valid JSON: {exc}", "INVALID_JSON") from None
-        if not isinstance(data, Mapping):
-            raise PositionError("position", "a position must be a JSON object", "INVALID_TYPE")
-        self._parse(data)
+        self._parse(json_object(data, "position", "a position"))
         self._derive_layout()
         self._replay()
 

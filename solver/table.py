@@ -25,7 +25,6 @@ declarer's partner sits out) needs one engine per declarer.
 
 from __future__ import annotations
 
-import json
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from typing import Any, Callable, Mapping, Union
 
 from ._core import CancelToken
 from .errors import PositionError
+from .jsondoc import json_object
 from .position import SEAT_INDEX, SEATS, Position
 from .rules import DOUBLES_OPTIONS, PIP_NAMES
 from .solve import DealSolver
@@ -113,13 +113,7 @@ class DealTable:
 
 def parse_deal(deal: DealLike) -> tuple[dict[str, list[str]], str, Any, dict | None]:
     """Check a deal: (hands, tiles as H-L; doubles option; id; meta). Raises `PositionError`."""
-    if isinstance(deal, (str, bytes)):
-        try:
-            deal = json.loads(deal)
-        except ValueError as exc:
-            raise PositionError("deal", f"not valid JSON: {exc}", "INVALID_JSON") from None
-    if not isinstance(deal, Mapping):
-        raise PositionError("deal", "a deal must be a JSON object", "INVALID_TYPE")
+    deal = json_object(deal, "deal", "a deal")
     for key in deal:
         if key not in DEAL_FIELDS:
             raise PositionError(str(key), "unknown field of a deal (\"hands\", \"doubles\", "
