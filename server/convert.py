@@ -4,7 +4,9 @@ The service never validates a position itself: it turns the proto `Position`
 into the SPEC JSON dict and lets `solver.Position` judge it. The solver names
 bad fields by their JSON paths (``hands.N[3]``, ``contract.trump``); this
 module maps them to the proto paths a client sees (``position.hands.north[3]``,
-``position.contract.declaration``).
+``position.contract.declaration``). Hand records (AnalyzeHand) and deals
+(SolveDeal) go the same way: JSON in for `solver.analysis` and `solver.table`,
+their results back as messages, their field paths mapped to the request's.
 """
 
 from __future__ import annotations
@@ -13,7 +15,11 @@ import re
 from typing import Any, Mapping
 
 from solver import MakeOrSetResult, PositionError, SolveResult
+from solver.analysis import HandAnalysis
 from solver.rules import parse_declaration
+from solver.table import MARK_DECLARATIONS, POINT_DECLARATIONS, DealTable, SeatBest
+from texas42.v1 import deal_table_pb2 as table_pb
+from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
 
@@ -36,11 +42,15 @@ KINDS: dict[Any, str] = {pb.CONTRACT_KIND_STANDARD: "standard", pb.CONTRACT_KIND
                          pb.CONTRACT_KIND_SPLASH: "splash"}
 DOUBLES: dict[Any, str] = {pb.DOUBLES_OPTION_HIGH: "high", pb.DOUBLES_OPTION_LOW: "low",
                            pb.DOUBLES_OPTION_SUIT: "suit"}
+ENUM_OF_DECLARATION: dict[str, Any] = {name: value for value, name in DECLARATIONS.items()}
+ENUM_OF_DOUBLES: dict[str, Any] = {name: value for value, name in DOUBLES.items()}
+UNITS: dict[str, Any] = {"points": hand_pb.VALUE_UNIT_POINTS, "tricks": hand_pb.VALUE_UNIT_TRICKS}
 
 #: JSON field names that the proto spells differently.
 _RENAMED = {"contract.trump": "contract.declaration"}
 _HAND_PATH = re.compile(r"^hands\.([NESW])(.*)$")
 _QUOTED_HAND = re.compile(r"\bhands\.([NESW])\b")
+_PLAYER_PATH = re.compile(r"^meta\.players\.([NESW])$")
 
 
 def _enum(table: Mapping[Any, str], value: int, field: str, what: str, code: str) -> str:
@@ -61,9 +71,7 @@ def position_to_json(message: pb.Position) -> dict[str, Any]:
     if message.game:
         data["game"] = _enum(GAMES, message.game, "game", "game", "UNKNOWN_GAME")
     if message.HasField("hands"):
-        hands = message.hands
-        data["hands"] = {seat: list(getattr(hands, name)) for seat, name in HAND_FIELD.items()
-                         if getattr(hands, name)}
+        data["hands"] = _hands_to_json(message.hands)
     if message.HasField("contract"):
         data["contract"] = _contract_to_json(message.contract)
     data["plays"] = list(message.plays)
@@ -72,6 +80,11 @@ def position_to_json(message: pb.Position) -> dict[str, Any]:
     if message.discard:
         data["discard"] = message.discard
     return data
+
+
+def _hands_to_json(hands: pb.Hands) -> dict[str, list[str]]:
+    return {seat: list(getattr(hands, name)) for seat, name in HAND_FIELD.items()
+            if getattr(hands, name)}
 
 
 def _contract_to_json(c: pb.Contract) -> dict[str, Any]:
@@ -142,10 +155,14 @@ def proto_field_path(json_field: str, position_path: str = "position") -> str:
         return "bid"
     if json_field == "position":
         return position_path
-    match = _HAND_PATH.match(json_field)
-    if match:
-        json_field = f"hands.{HAND_FIELD[match.group(1)]}{match.group(2)}"
+    json_field = _proto_hand_path(json_field)
     return f"{position_path}.{_RENAMED.get(json_field, json_field)}"
+
+
+def _proto_hand_path(json_field: str) -> str:
+    """``hands.N[3]`` as ``hands.north[3]``; other paths unchanged."""
+    match = _HAND_PATH.match(json_field)
+    return f"hands.{HAND_FIELD[match.group(1)]}{match.group(2)}" if match else json_field
 
 
 def solution_to_proto(result: SolveResult) -> pb.Solution:
@@ -177,3 +194,131 @@ def position_error_to_proto(error: PositionError, position_path: str) -> pb.Posi
     """A `PositionError` as the proto message of a batch slot (with the proto field path)."""
     return pb.PositionError(field=proto_field_path(error.field, position_path),
                             reason=proto_reason(error.reason), code=error.code)
+
+
+# ------------------------------------------------------- AnalyzeHand, SolveDeal
+
+
+def hand_record_to_json(request: service_pb.AnalyzeHandRequest) -> dict[str, Any]:
+    """The hand record (`solver.analysis`) of an AnalyzeHand request: the position's
+    fields, and ``id`` and ``meta`` when given.
+
+    Raises `PositionError` (JSON field path) for an enum number outside the API.
+    """
+    record = position_to_json(request.position)
+    if request.id:
+        record["id"] = request.id
+    if request.HasField("meta"):
+        record["meta"] = _meta_to_json(request.meta)
+    return record
+
+
+def _meta_to_json(meta: hand_pb.HandMeta) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    players = {seat: getattr(meta.players, name) for seat, name in HAND_FIELD.items()
+               if getattr(meta.players, name)}
+    if players:
+        out["players"] = players
+    if meta.date:
+        out["date"] = meta.date
+    if meta.event:
+        out["event"] = meta.event
+    if meta.auction:
+        out["auction"] = [_call_to_json(call, f"meta.auction[{i}]")
+                          for i, call in enumerate(meta.auction)]
+    return out
+
+
+def _call_to_json(call: hand_pb.AuctionCall, field: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if call.seat:
+        out["seat"] = _enum(SEAT_OF_ENUM, call.seat, f"{field}.seat", "seat", "UNKNOWN_SEAT")
+    out["bid"] = call.bid or "pass"
+    return out
+
+
+def record_field_path(json_field: str) -> str:
+    """The AnalyzeHand request field path of a `PositionError` raised on a hand record.
+
+    The record's position fields live under ``position``, its metadata under
+    ``meta`` (``meta.players.W`` -> ``meta.players.west``).
+    """
+    if json_field == "meta" or json_field.startswith("meta."):
+        match = _PLAYER_PATH.match(json_field)
+        return f"meta.players.{HAND_FIELD[match.group(1)]}" if match else json_field
+    return proto_field_path(json_field)
+
+
+def hand_analysis_to_proto(analysis: HandAnalysis) -> hand_pb.HandAnalysis:
+    """A solver `HandAnalysis` as its message (``made`` unset while undecided)."""
+    message = hand_pb.HandAnalysis(
+        id="" if analysis.id is None else str(analysis.id),
+        unit=UNITS[analysis.unit],
+        value=analysis.value,
+        makes=analysis.makes,
+        result=analysis.result,
+        complete=analysis.complete,
+        final_value=analysis.final_value,
+        plays=[hand_pb.PlayAnalysis(
+            index=p.index, trick=p.trick, seat=ENUM_OF_SEAT[p.seat], tile=p.tile,
+            value_before=p.value_before, value_after=p.value_after, cost=p.cost,
+            optimal=p.optimal, alternatives=p.alternatives) for p in analysis.plays],
+        seats=[hand_pb.SeatSummary(seat=ENUM_OF_SEAT[seat], plays=s.plays,
+                                   costly_plays=s.costly_plays, total_cost=s.total_cost)
+               for seat, s in analysis.seats.items()],
+        nodes=analysis.nodes,
+    )
+    if analysis.made is not None:
+        message.made = analysis.made
+    return message
+
+
+def deal_to_json(request: service_pb.SolveDealRequest) -> dict[str, Any]:
+    """The deal (`solver.table`) of a SolveDeal request: hands, and ``doubles`` and ``id``
+    when given.
+
+    Raises `PositionError` (JSON field path) for an enum number outside the API.
+    """
+    deal: dict[str, Any] = {}
+    if request.HasField("hands"):
+        deal["hands"] = _hands_to_json(request.hands)
+    if request.doubles:
+        deal["doubles"] = _enum(DOUBLES, request.doubles, "doubles", "doubles option",
+                                "INVALID_OPTION")
+    if request.id:
+        deal["id"] = request.id
+    return deal
+
+
+def deal_field_path(json_field: str) -> str:
+    """The SolveDeal request field path of a `PositionError` raised on a deal
+    (``hands.N[3]`` -> ``hands.north[3]``; the hands are at the request's top level)."""
+    return _proto_hand_path(json_field)
+
+
+def deal_table_to_proto(table: DealTable) -> table_pb.DealTable:
+    """A solver `DealTable` as its message (rows in the order of `DealTable.to_json`)."""
+    return table_pb.DealTable(
+        id="" if table.id is None else str(table.id),
+        doubles=ENUM_OF_DOUBLES[table.doubles],
+        points=[table_pb.DeclarationPoints(
+            declaration=ENUM_OF_DECLARATION[trump],
+            **{HAND_FIELD[seat]: points for seat, points in table.points[trump].items()})
+            for trump in POINT_DECLARATIONS],
+        makes=[table_pb.DeclarationMakes(
+            declaration=ENUM_OF_DECLARATION[trump],
+            **{HAND_FIELD[seat]: makes for seat, makes in table.makes[trump].items()})
+            for trump in MARK_DECLARATIONS],
+        best=[_seat_best_to_proto(seat, best) for seat, best in table.best.items()],
+        nodes=table.nodes,
+    )
+
+
+def _seat_best_to_proto(seat: str, best: SeatBest) -> table_pb.SeatBest:
+    message = table_pb.SeatBest(seat=ENUM_OF_SEAT[seat],
+                                declaration=ENUM_OF_DECLARATION[best.trump])
+    if best.points is not None:
+        message.points = best.points
+    if best.bid is not None:
+        message.bid = best.bid
+    return message

@@ -4,7 +4,9 @@ Every handler hands its work to `_solve_call`, which holds the shared rules:
 admission (RESOURCE_EXHAUSTED when full), a cancel token bound to the call's
 deadline and cancellation, and the mapping of failures to gRPC statuses
 (INVALID_ARGUMENT with field violations, DEADLINE_EXCEEDED, CANCELLED,
-INTERNAL; never UNKNOWN). A new RPC adds a handler and a worker function.
+INTERNAL; never UNKNOWN). A new RPC adds a handler and a worker function
+(and, when its input is not a position, the mapping of the solver's JSON field
+paths to its request's fields).
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from typing import Awaitable, Callable, NoReturn, Optional, TypeVar
 import grpc
 
 from solver import CancelToken, Position, PositionError, SearchCancelled, make_or_set, solve
+from solver.analysis import analyze_hand
+from solver.table import solve_deal
+from texas42.v1 import deal_table_pb2 as table_pb
+from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
 from texas42.v1 import position_pb2 as pb
@@ -115,14 +121,42 @@ class HintServicer(service_grpc.HintServiceServicer):
         results = await self._solve_call(context, batch)
         return service_pb.SolvePositionsResponse(results=results)
 
+    async def AnalyzeHand(self, request: service_pb.AnalyzeHandRequest,
+                          context: grpc.aio.ServicerContext) -> service_pb.AnalyzeHandResponse:
+        """Every play of a hand record against double-dummy play, and the hand's outcome."""
+        def work(token: CancelToken) -> hand_pb.HandAnalysis:
+            analysis = analyze_hand(convert.hand_record_to_json(request), token=token)
+            return convert.hand_analysis_to_proto(analysis)
+
+        analysis = await self._solve_call(context, lambda token: self._run(work, token),
+                                          field_path=convert.record_field_path)
+        return service_pb.AnalyzeHandResponse(analysis=analysis)
+
+    async def SolveDeal(self, request: service_pb.SolveDealRequest,
+                        context: grpc.aio.ServicerContext) -> service_pb.SolveDealResponse:
+        """The double-dummy table of a deal, on one worker thread."""
+        def work(token: CancelToken) -> table_pb.DealTable:
+            # One thread: the pool already runs as many calls at once as there are cores.
+            table = solve_deal(convert.deal_to_json(request), token=token, threads=1)
+            return convert.deal_table_to_proto(table)
+
+        table = await self._solve_call(context, lambda token: self._run(work, token),
+                                       field_path=convert.deal_field_path)
+        return service_pb.SolveDealResponse(table=table)
+
     # ------------------------------------------------------- shared machinery
 
     async def _run(self, work: Callable[[CancelToken], T], token: CancelToken) -> T:
         return await self.pool.run(lambda: work(token), token)
 
     async def _solve_call(self, context: grpc.aio.ServicerContext,
-                          body: Callable[[CancelToken], Awaitable[T]]) -> T:
-        """Admit the call, run ``body`` with a token for its deadline, map failures."""
+                          body: Callable[[CancelToken], Awaitable[T]], *,
+                          field_path: Callable[[str], str] = convert.proto_field_path) -> T:
+        """Admit the call, run ``body`` with a token for its deadline, map failures.
+
+        ``field_path`` maps the JSON field path of a `PositionError` to the
+        request's field path (by default: the request's ``position``).
+        """
         try:
             with self.pool.admit():
                 token = token_for(context)
@@ -135,7 +169,7 @@ class HintServicer(service_grpc.HintServiceServicer):
             failure = grpc.StatusCode.RESOURCE_EXHAUSTED, f"server busy: {exc}"
         except PositionError as exc:
             await self._abort_bad_request(context, BadRequest(
-                convert.proto_field_path(exc.field), convert.proto_reason(exc.reason), exc.code))
+                field_path(exc.field), convert.proto_reason(exc.reason), exc.code))
         except SearchCancelled:
             failure = (grpc.StatusCode.DEADLINE_EXCEEDED, "deadline passed during the search") \
                 if deadline_passed(context) else (grpc.StatusCode.CANCELLED, "search cancelled")

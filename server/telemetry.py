@@ -42,8 +42,9 @@ class Metrics:
                                registry=self.registry)
         self.busy_workers = Gauge("t42_solver_busy_workers", "Worker threads running a job.",
                                   registry=self.registry)
-        self.jobs = Counter("t42_solver_jobs", "Finished worker jobs (one position each) by "
-                            "outcome: ok, bad_input, cancelled (deadline or cancel), error.",
+        self.jobs = Counter("t42_solver_jobs", "Finished worker jobs (one position, hand or "
+                            "deal each) by outcome: ok, bad_input, cancelled (deadline or "
+                            "cancel), error.",
                             ["outcome"], registry=self.registry)
 
     def job_started(self) -> None:
