@@ -114,9 +114,7 @@ def position_from_json(data: Mapping[str, Any]) -> pb.Position:
     message = pb.Position(plays=[str(t) for t in data.get("plays") or []])
     game = str(data.get("game", "42")).lower()
     message.game = _value_of(GAMES, game, "game")
-    hands = data.get("hands") or {}
-    for seat, name in HAND_FIELD.items():
-        getattr(message.hands, name).extend(str(t) for t in hands.get(seat, []))
+    _hands_from_json(data.get("hands") or {}, message.hands)
     contract = data.get("contract")
     if contract is not None:
         c = message.contract
@@ -136,6 +134,11 @@ def position_from_json(data: Mapping[str, Any]) -> pb.Position:
         if data.get(name) is not None:
             setattr(message, name, str(data[name]))
     return message
+
+
+def _hands_from_json(hands: Mapping[str, Any], message: pb.Hands) -> None:
+    for seat, name in HAND_FIELD.items():
+        getattr(message, name).extend(str(t) for t in hands.get(seat, []))
 
 
 def _value_of(table: Mapping[Any, str], name: str, field: str) -> Any:
@@ -237,6 +240,39 @@ def _call_to_json(call: hand_pb.AuctionCall, field: str) -> dict[str, Any]:
     return out
 
 
+def hand_record_from_json(record: Mapping[str, Any]) -> service_pb.AnalyzeHandRequest:
+    """An AnalyzeHand request from a hand record dict (a client-side convenience).
+
+    The position as `position_from_json` reads it; ``id`` as a string; of
+    ``meta`` the keys the API carries (``players``, ``date``, ``event``,
+    ``auction`` of ``{"seat": ..., "bid": 30 | "pass"}`` calls); other keys
+    of ``meta`` are left out.
+    """
+    request = service_pb.AnalyzeHandRequest(position=position_from_json(record))
+    if record.get("id") is not None:
+        request.id = str(record["id"])
+    meta = record.get("meta")
+    if meta is not None:
+        request.meta.SetInParent()
+        for seat, player in (meta.get("players") or {}).items():
+            name = HAND_FIELD.get(str(seat).upper())
+            if name is None:
+                raise PositionError(f"meta.players.{seat}", f"unknown seat {seat!r}",
+                                    "UNKNOWN_SEAT")
+            setattr(request.meta.players, name, str(player))
+        for key in ("date", "event"):
+            if meta.get(key) is not None:
+                setattr(request.meta, key, str(meta[key]))
+        for i, call in enumerate(meta.get("auction") or []):
+            message = request.meta.auction.add()
+            if call.get("seat") is not None:
+                message.seat = _value_of(SEAT_OF_ENUM, str(call["seat"]).upper(),
+                                         f"meta.auction[{i}].seat")
+            bid = call.get("bid", "pass")
+            message.bid = 0 if str(bid).lower() == "pass" else int(bid)
+    return request
+
+
 def record_field_path(json_field: str) -> str:
     """The AnalyzeHand request field path of a `PositionError` raised on a hand record.
 
@@ -288,6 +324,18 @@ def deal_to_json(request: service_pb.SolveDealRequest) -> dict[str, Any]:
     if request.id:
         deal["id"] = request.id
     return deal
+
+
+def deal_from_json(deal: Mapping[str, Any]) -> service_pb.SolveDealRequest:
+    """A SolveDeal request from a deal dict (``hands``, ``doubles``, ``id``; a position's
+    contract and plays are ignored): a client-side convenience."""
+    request = service_pb.SolveDealRequest()
+    _hands_from_json(deal.get("hands") or {}, request.hands)
+    if deal.get("doubles") is not None:
+        request.doubles = _value_of(DOUBLES, str(deal["doubles"]).lower(), "doubles")
+    if deal.get("id") is not None:
+        request.id = str(deal["id"])
+    return request
 
 
 def deal_field_path(json_field: str) -> str:
