@@ -269,7 +269,13 @@ def hand_record_from_json(record: Mapping[str, Any]) -> service_pb.AnalyzeHandRe
                 message.seat = _value_of(SEAT_OF_ENUM, str(call["seat"]).upper(),
                                          f"meta.auction[{i}].seat")
             bid = call.get("bid", "pass")
-            message.bid = 0 if str(bid).lower() == "pass" else int(bid)
+            if str(bid).lower() == "pass":
+                continue
+            try:
+                message.bid = int(bid)
+            except (TypeError, ValueError):
+                raise PositionError(f"meta.auction[{i}].bid", f"not a bid: {bid!r} (a number "
+                                    "or \"pass\")", "INVALID_VALUE") from None
     return request
 
 
