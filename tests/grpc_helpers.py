@@ -1,4 +1,5 @@
-"""Helpers shared by the service tests: polling, metrics scraping, seeded deals."""
+"""Helpers shared by the service tests: polling, metrics scraping, seeded deals, and
+checking INVALID_ARGUMENT answers."""
 
 from __future__ import annotations
 
@@ -6,6 +7,11 @@ import random
 import time
 import urllib.request
 from typing import Callable, Optional, TypeVar
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 from server.convert import position_from_json
 from solver.tiles import NAMES
@@ -51,3 +57,34 @@ def full_deals(count: int, seed: int) -> list[pb.Position]:
         out.append(position_from_json({"hands": hands, "contract": {
             "declarer": declarer, "trump": pips[trump], "bid": 30}}))
     return out
+
+
+def bad_request(error: grpc.RpcError) -> tuple[list[tuple[str, str]], str]:
+    """(field violations as (field, description), ErrorInfo reason) of a rich status."""
+    status = rpc_status.from_call(error)
+    assert status is not None, "no google.rpc.Status in the trailers"
+    violations, reason = [], ""
+    for detail in status.details:
+        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+            request = error_details_pb2.BadRequest()
+            detail.Unpack(request)
+            violations += [(v.field, v.description) for v in request.field_violations]
+        elif detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            reason = info.reason
+            assert info.domain == "texas42.v1"
+            assert info.metadata["field"] == violations[0][0]
+    return violations, reason
+
+
+def assert_invalid(call, field: str, code: str) -> None:
+    with pytest.raises(grpc.RpcError) as err:
+        call()
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    violations, reason = bad_request(err.value)
+    assert len(violations) == 1
+    assert violations[0][0] == field
+    assert violations[0][1]  # a reason in words
+    assert reason == code
+    assert err.value.details().startswith(field + ": ")

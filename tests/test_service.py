@@ -14,18 +14,14 @@ from pathlib import Path
 import grpc
 import pytest
 from google.protobuf import descriptor_pool
-from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_helpers import scrape, wait_for
+from grpc_helpers import assert_invalid, bad_request, scrape, wait_for
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
-from grpc_status import rpc_status
 
 from server.convert import position_from_json
-from server.launcher import ServerProcess
 from texas42.v1 import hint_service_pb2 as service_pb
-from texas42.v1 import hint_service_pb2_grpc as service_grpc
 from texas42.v1 import position_pb2 as pb
 
 CASES_DIR = Path(__file__).parent / "cases"
@@ -36,46 +32,10 @@ SERVICE = "/texas42.v1.HintService/"
 TIMEOUT = 60  # generous: a guard against a hung server, not a speed check
 
 
-@pytest.fixture(scope="module")
-def server():
-    with ServerProcess("--workers", "2", "--metrics-port", "0") as proc:
-        yield proc
-
-
-@pytest.fixture(scope="module")
-def channel(server):
-    with grpc.insecure_channel(server.address) as ch:
-        yield ch
-
-
-@pytest.fixture(scope="module")
-def stub(channel):
-    return service_grpc.HintServiceStub(channel)
-
-
 def deal_position(**contract) -> pb.Position:
     data = copy.deepcopy(DEAL)
     data["contract"].update(contract)
     return position_from_json(data)
-
-
-def bad_request(error: grpc.RpcError) -> tuple[list[tuple[str, str]], str]:
-    """(field violations as (field, description), ErrorInfo reason) of a rich status."""
-    status = rpc_status.from_call(error)
-    assert status is not None, "no google.rpc.Status in the trailers"
-    violations, reason = [], ""
-    for detail in status.details:
-        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
-            request = error_details_pb2.BadRequest()
-            detail.Unpack(request)
-            violations += [(v.field, v.description) for v in request.field_violations]
-        elif detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-            info = error_details_pb2.ErrorInfo()
-            detail.Unpack(info)
-            reason = info.reason
-            assert info.domain == "texas42.v1"
-            assert info.metadata["field"] == violations[0][0]
-    return violations, reason
 
 
 # ------------------------------------------------------------------- the RPCs
@@ -278,24 +238,12 @@ BAD_POSITIONS = {
 }
 
 
-def _assert_invalid(call, field: str, code: str) -> None:
-    with pytest.raises(grpc.RpcError) as err:
-        call()
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    violations, reason = bad_request(err.value)
-    assert len(violations) == 1
-    assert violations[0][0] == field
-    assert violations[0][1]  # a reason in words
-    assert reason == code
-    assert err.value.details().startswith(field + ": ")
-
-
 @pytest.mark.parametrize("name", list(BAD_POSITIONS))
 def test_bad_input_is_invalid_argument_with_field_violation(stub, name):
     build, field, code = BAD_POSITIONS[name]
-    _assert_invalid(lambda: stub.SolvePosition(service_pb.SolvePositionRequest(
+    assert_invalid(lambda: stub.SolvePosition(service_pb.SolvePositionRequest(
         position=build()), timeout=TIMEOUT), field, code)
-    _assert_invalid(lambda: stub.MakeOrSet(service_pb.MakeOrSetRequest(
+    assert_invalid(lambda: stub.MakeOrSet(service_pb.MakeOrSetRequest(
         position=build()), timeout=TIMEOUT), field, code)
     batch = stub.SolvePositions(service_pb.SolvePositionsRequest(
         positions=[deal_position(), build()], best_only=True), timeout=TIMEOUT)
@@ -309,12 +257,12 @@ def test_too_many_plays(stub):
                               timeout=TIMEOUT).solution.line
     position = deal_position()
     position.plays.extend(list(line) + [line[0]])
-    _assert_invalid(lambda: stub.SolvePosition(service_pb.SolvePositionRequest(
+    assert_invalid(lambda: stub.SolvePosition(service_pb.SolvePositionRequest(
         position=position), timeout=TIMEOUT), "position.plays[28]", "TOO_MANY_PLAYS")
 
 
 def test_make_or_set_bad_bid_names_the_request_field(stub):
-    _assert_invalid(lambda: stub.MakeOrSet(service_pb.MakeOrSetRequest(
+    assert_invalid(lambda: stub.MakeOrSet(service_pb.MakeOrSetRequest(
         position=deal_position(), bid=50), timeout=TIMEOUT), "bid", "BID_OUT_OF_RANGE")
 
 

@@ -18,21 +18,18 @@ import grpc
 import pytest
 from google.protobuf import descriptor_pool
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_helpers import scrape, wait_for
+from grpc_helpers import assert_invalid, scrape, wait_for
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
-from test_service import _assert_invalid as assert_invalid
 
 from server.convert import deal_from_json, hand_record_from_json
-from server.launcher import ServerProcess
 from solver.analysis import analyze_hand
 from solver.table import solve_deal
 from solver.tiles import NAMES
 from texas42.v1 import deal_table_pb2 as table_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_service_pb2 as service_pb
-from texas42.v1 import hint_service_pb2_grpc as service_grpc
 from texas42.v1 import position_pb2 as pb
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -47,23 +44,6 @@ HARD_HANDS = {"N": ["3-1", "4-3", "2-0", "0-0", "4-1", "6-3", "4-4"],
               "E": ["4-2", "6-1", "6-6", "6-2", "5-4", "4-0", "6-4"],
               "S": ["2-1", "6-5", "5-2", "3-2", "6-0", "3-3", "1-1"],
               "W": ["5-1", "5-0", "3-0", "1-0", "2-2", "5-3", "5-5"]}
-
-
-@pytest.fixture(scope="module")
-def server():
-    with ServerProcess("--workers", "2", "--metrics-port", "0") as proc:
-        yield proc
-
-
-@pytest.fixture(scope="module")
-def channel(server):
-    with grpc.insecure_channel(server.address) as ch:
-        yield ch
-
-
-@pytest.fixture(scope="module")
-def stub(channel):
-    return service_grpc.HintServiceStub(channel)
 
 
 def record(hand_id: str, plays: int | None = None) -> dict:

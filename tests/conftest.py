@@ -1,0 +1,26 @@
+"""Fixtures shared by the test modules: a real `t42 serve` process per module."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from server.launcher import ServerProcess
+from texas42.v1 import hint_service_pb2_grpc as service_grpc
+
+
+@pytest.fixture(scope="module")
+def server():
+    with ServerProcess("--workers", "2", "--metrics-port", "0") as proc:
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def channel(server):
+    with grpc.insecure_channel(server.address) as ch:
+        yield ch
+
+
+@pytest.fixture(scope="module")
+def stub(channel):
+    return service_grpc.HintServiceStub(channel)
