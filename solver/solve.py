@@ -169,13 +169,14 @@ class DealSolver:
         p = self.position
         if p.is_complete:
             return SolveResult(p.points, p.makes(p.points), None, {}, [], self.nodes)
-        value = self.value()
         if best_only:
+            value = self.value()
             scored = [(t, value) for t in self.engine.legal() if self.child_is_optimal(t, value)]
         else:
-            scored = self.child_values()
+            scored = self.child_values()  # the best child's value is the position's
         sign = -1 if self._is_max() else 1
         scored.sort(key=lambda tv: (sign * tv[1], tv[0]))
+        value = scored[0][1]
         line = self.optimal_line(value, scored[0][0]) if with_line else []
         return SolveResult(value=value, makes=p.makes(value), to_move=p.to_move,
                            moves={T.name_of(t): v for t, v in scored},
