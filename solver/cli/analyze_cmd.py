@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..analysis import HandAnalysis, analyze_hand
-from .common import Record, guarded, iter_lines_with_progress, read_records, run_records
+from .common import guarded, read_records, run_records
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -73,22 +73,11 @@ def format_analysis(analysis: HandAnalysis) -> str:
     return "\n".join(lines)
 
 
-class _WithProgress(list):
-    """Records that draw the shared progress bar as they are walked."""
-
-    def __init__(self, records: list[Record], enabled: bool) -> None:
-        super().__init__(records)
-        self.enabled = enabled
-
-    def __iter__(self):
-        return iter_lines_with_progress(self.copy(), "analysing", self.enabled)
-
-
 @guarded
 def run_analyze(args: argparse.Namespace) -> int:
     def handle(data):
         analysis = analyze_hand(data)
         return analysis.to_json(), format_analysis(analysis)
 
-    records = _WithProgress(read_records(args.file), args.progress)
-    return run_records(records, args.json, handle)
+    return run_records(read_records(args.file), args.json, handle,
+                       progress="analysing" if args.progress else None)

@@ -72,13 +72,14 @@ def error_line(record: Record, error: PositionError) -> str:
 
 
 def run_records(records: list[Record], as_json: bool,
-                handle: Callable[[Any], tuple[dict, str]]) -> int:
+                handle: Callable[[Any], tuple[dict, str]], progress: str | None = None) -> int:
     """Apply ``handle`` (data -> (json object, human text)) to each record, in order.
 
     Bad records do not stop the others; the exit status is 2 if any was bad.
+    With a ``progress`` label, a progress bar is drawn on stderr (a terminal).
     """
     status = EXIT_OK
-    for record in records:
+    for record in iter_lines_with_progress(records, progress or "", progress is not None):
         try:
             if record.error is not None:
                 raise record.error

@@ -33,7 +33,8 @@ def _seconds(text: str) -> float:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "serve", help="run the gRPC hint service",
-        description="Serve texas42.v1.HintService (SolvePosition, MakeOrSet, SolvePositions) "
+        description="Serve texas42.v1.HintService (SolvePosition, MakeOrSet, SolvePositions, "
+                    "AnalyzeHand, SolveDeal) "
                     "with health checking and reflection. SIGTERM drains calls in flight "
                     "and exits. One JSON log line per call goes to stderr.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
