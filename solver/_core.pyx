@@ -13,12 +13,11 @@ search runs with the GIL released.
 """
 
 from libc.stdlib cimport calloc, free
-from libc.stdint cimport uint32_t, uint64_t, int8_t, int64_t
+from libc.stdint cimport uint32_t, int8_t, int64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
-    int __builtin_popcount(unsigned int) nogil
 
 cdef enum:
     NT = 28
@@ -84,6 +83,13 @@ cdef inline mask_t legal_mask(Tables* T, mask_t hand, int ctx) noexcept nogil:
         if m:
             return m
     return hand
+
+
+cdef inline mask_t legal_now(Search* e) noexcept nogil:
+    """Tiles the seat to move may play: any lead, or following the led suit."""
+    cdef State* s = &e.st
+    cdef int ctx = LEAD_CTX if s.ntrick == 0 else e.T.lead_suit[s.trick_tile[0]]
+    return legal_mask(e.T, s.hand[s.to_move], ctx)
 
 
 cdef inline double now() noexcept nogil:
@@ -294,9 +300,9 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     cdef TTEntry* ent = NULL
     cdef uint32_t key = 0
     cdef int lo, hi, ttbest = -1, alpha0, beta0
-    cdef int seat, ctx, n, i, t, b, v, best, bestmove = -1, skip, is_max
+    cdef int seat, n, i, t, b, v, best, bestmove = -1, skip, is_max
     cdef int moves[8]
-    cdef mask_t legal, searched = 0, blockers, cand
+    cdef mask_t searched = 0, blockers, cand
     cdef State saved
 
     e.nodes += 1
@@ -330,9 +336,7 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     beta0 = beta
 
     seat = s.to_move
-    ctx = LEAD_CTX if s.ntrick == 0 else T.lead_suit[s.trick_tile[0]]
-    legal = legal_mask(T, s.hand[seat], ctx)
-    n = order_moves(e, legal, ttbest, moves)
+    n = order_moves(e, legal_now(e), ttbest, moves)
     is_max = T.maximizer[seat]
     best = NEG_INF if is_max else POS_INF
 
@@ -398,10 +402,9 @@ cdef int greedy_playout(Search* e) noexcept nogil:
     cdef State saved = e.st
     cdef State* s = &e.st
     cdef int moves[8]
-    cdef int ctx, v
+    cdef int v
     while s.tricks_left > 0:
-        ctx = LEAD_CTX if s.ntrick == 0 else e.T.lead_suit[s.trick_tile[0]]
-        order_moves(e, legal_mask(e.T, s.hand[s.to_move], ctx), -1, moves)
+        order_moves(e, legal_now(e), -1, moves)
         play(e, moves[0])
     v = s.sofar
     e.st = saved
@@ -439,10 +442,9 @@ cdef int score_children(Search* e, int* tiles, int* values) noexcept nogil:
     cdef State saved = e.st
     cdef State* s = &e.st
     cdef int n, i, best, lower, upper
-    cdef int ctx = LEAD_CTX if s.ntrick == 0 else e.T.lead_suit[s.trick_tile[0]]
     cdef int is_max = e.T.maximizer[s.to_move]
     best = exact_value(e, -1, s.sofar, s.sofar + s.avail)
-    n = order_moves(e, legal_mask(e.T, s.hand[s.to_move], ctx), tt_move(e), tiles)
+    n = order_moves(e, legal_now(e), tt_move(e), tiles)
     for i in range(n):
         play(e, tiles[i])
         lower = s.sofar
@@ -624,10 +626,6 @@ cdef class Engine:
         return -1 if self.e.st.tricks_left == 0 else self.e.st.to_move
 
     @property
-    def sofar(self) -> int:
-        return self.e.st.sofar
-
-    @property
     def finished(self) -> bool:
         return self.e.st.tricks_left == 0
 
@@ -642,9 +640,7 @@ cdef class Engine:
         cdef State* s = &self.e.st
         if s.tricks_left == 0:
             return []
-        ctx = LEAD_CTX if s.ntrick == 0 else self.T.lead_suit[s.trick_tile[0]]
-        n = order_moves(&self.e, legal_mask(self.T, s.hand[s.to_move], ctx), tt_move(&self.e),
-                        moves)
+        n = order_moves(&self.e, legal_now(&self.e), tt_move(&self.e), moves)
         return [moves[i] for i in range(n)]
 
     cdef _start(self):
@@ -663,15 +659,6 @@ cdef class Engine:
         self._start()
         with nogil:
             v = exact_value(&self.e, guess, self.e.st.sofar, self.e.st.sofar + self.e.st.avail)
-        self._check()
-        return v
-
-    def window(self, int alpha, int beta) -> int:
-        """Fail-soft alpha-beta in the window (alpha, beta): a bound or the exact value."""
-        cdef int v
-        self._start()
-        with nogil:
-            v = alphabeta(&self.e, alpha, beta)
         self._check()
         return v
 
