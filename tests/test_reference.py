@@ -134,7 +134,8 @@ for _decl in PIP_NAMES + ("doubles", "follow-me"):
 
 def _late_check_cases() -> list:
     params = []
-    for path in sorted((Path(__file__).parent / "cases").glob("*.jsonl")):
+    for name in ("texas42.jsonl", "moon.jsonl"):      # positions; views.jsonl holds views
+        path = Path(__file__).parent / "cases" / name
         for line in path.read_text(encoding="utf-8").splitlines():
             case = json.loads(line)
             if case["position"]["plays"]:        # full deals are too big for plain minimax
