@@ -98,14 +98,18 @@ def _too_deep(field: str) -> PositionError:
 _Path = Any
 
 
-def _path_text(path: _Path, field: str) -> str:
-    """``meta.auction[2].bid``; ``field`` for the document itself."""
-    keys: list[object] = []
+def _path_text(path: _Path, field: str, keys: int = MAX_DEPTH) -> str:
+    """``meta.auction[2].bid`` (at most the first ``keys`` keys); ``field`` for the
+    document itself, and for any place in a document that is a list."""
+    names: list[object] = []
     while path is not None:
         path, key = path
-        keys.append(key)
-    text = field if keys and isinstance(keys[-1], int) else ""
-    for key in reversed(keys):
+        names.append(key)
+    names.reverse()
+    if names and isinstance(names[0], int):
+        return field
+    text = ""
+    for key in names[:keys]:
         text = f"{text}[{key}]" if isinstance(key, int) else \
             (f"{text}.{key_text(key)}" if text else key_text(key))
     return text or field
@@ -121,9 +125,7 @@ def check_document(data: object, field: str) -> None:
     while stack:
         value, path, depth = stack.pop()
         if depth > MAX_DEPTH:
-            while path is not None and path[0] is not None:  # name the outermost key only
-                path = path[0]
-            raise _too_deep(_path_text(path, field))
+            raise _too_deep(_path_text(path, field, keys=3))
         if isinstance(value, Mapping):
             for key in value:
                 if not isinstance(key, str):

@@ -71,7 +71,7 @@ def read_records(path: str | None) -> list[Record]:
 
 def _lines(lines: list[str] | list[bytes], whole: Record) -> list[Record]:
     """JSON Lines records; ``whole`` (the error of the input read as one document)
-    when no line is a JSON document either."""
+    when no line is a JSON object either."""
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -80,8 +80,9 @@ def _lines(lines: list[str] | list[bytes], whole: Record) -> list[Record]:
             records.append(Record(number, parse_json(line, "position")))
         except PositionError as exc:
             records.append(Record(number, error=exc))
-    if all(r.error is not None for r in records):
-        # Not JSON Lines either: one broken document (a pretty-printed file), one error.
+    if not any(isinstance(r.data, dict) for r in records):
+        # Not JSON Lines of objects either: one broken document (a pretty-printed
+        # file, some of whose lines may parse as a string or a number), one error.
         return [whole]
     return records
 
