@@ -65,9 +65,11 @@ def quoted(value: object) -> str:
 
 
 def key_text(key: object) -> str:
-    """An object key as it appears in a field path: the key itself when it is a
-    short string, else its quotation."""
-    if isinstance(key, str) and len(key) <= QUOTE_LIMIT and key.isprintable():
+    """An object key as it appears in a field path: the key itself when it is a short
+    name (ASCII letters, digits, ``-`` and ``_``), else its quotation, so that a key
+    such as ``"N[0]"`` or ``""`` cannot pass for a path."""
+    if isinstance(key, str) and 0 < len(key) <= QUOTE_LIMIT and key.isascii() \
+            and key.replace("-", "a").replace("_", "a").isalnum():
         return key
     return quoted(key)
 
