@@ -309,3 +309,11 @@ def test_one_bad_slot_does_not_fail_a_batch(stub):
     assert slots[1].error.field == "positions[1].plays[0]"
     assert slots[1].error.code == "UNKNOWN_TILE"
     assert slots[0].solution.value == slots[2].solution.value == solve(DEAL).value
+
+
+def test_make_or_set_with_a_huge_bid():
+    from solver import make_or_set
+    for bid in (10 ** 5000, 10 ** 100, True, 42.0):
+        with pytest.raises(PositionError) as info:
+            make_or_set(DEAL, bid)
+        assert info.value.field == "bid" and len(str(info.value)) < 400

@@ -50,7 +50,11 @@ def read_records(path: str | None) -> list[Record]:
     without a byte-order mark, UTF-16, UTF-32). A line that does not decode
     or parse is a bad record of its own; the other lines are still read.
     """
-    raw = read_bytes(path)
+    return records_of(read_bytes(path))
+
+
+def records_of(raw: bytes) -> list[Record]:
+    """The records of input bytes (see `read_records`)."""
     if not raw.strip():
         raise InputError("no input: give a position file, or JSON on standard input")
     try:
