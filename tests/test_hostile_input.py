@@ -268,6 +268,17 @@ def test_cli_one_line_for_megabytes_and_misspelt_keys(tmp_path):
                                  "hands, contract, plays, widow, discard)"]
 
 
+def test_cli_documents_are_objects_not_json_text_in_a_string():
+    # The Python API reads a str as JSON text; the CLI must not parse a JSON string twice.
+    done = t42("solve", "--json", stdin=(json.dumps(json.dumps(DEAL)) + "\n"
+                                         + json.dumps(DEAL) + "\n").encode())
+    assert done.returncode == 2
+    first, second = (json.loads(line) for line in done.stdout.decode().splitlines())
+    assert first["error"] == {"field": "position", "code": "INVALID_TYPE",
+                              "reason": "an input document must be a JSON object"}
+    assert second["value"] == solve(DEAL).value
+
+
 # ------------------------------------------------------------------------ gRPC
 
 def proto_with(**changes) -> pb.Position:

@@ -66,7 +66,7 @@ def records_of(raw: bytes) -> list[Record]:
     if not text.strip():
         raise InputError("no input: give a position file, or JSON on standard input")
     try:
-        return [Record(None, parse_json(text, "position"))]
+        return [_record(None, parse_json(text, "position"))]
     except PositionError as exc:
         # Split on newlines only: str.splitlines() would also split at U+2028 and
         # other characters that a JSON string may hold.
@@ -81,14 +81,23 @@ def _lines(lines: list[str] | list[bytes], whole: Record) -> list[Record]:
         if not line.strip():
             continue
         try:
-            records.append(Record(number, parse_json(line, "position")))
+            records.append(_record(number, parse_json(line, "position")))
         except PositionError as exc:
             records.append(Record(number, error=exc))
-    if not any(isinstance(r.data, dict) for r in records):
+    if not any(r.error is None for r in records):
         # Not JSON Lines of objects either: one broken document (a pretty-printed
         # file, some of whose lines may parse as a string or a number), one error.
         return [whole]
     return records
+
+
+def _record(line: int | None, data: Any) -> Record:
+    """A record of parsed JSON: an object, else an error (a JSON string is not read
+    again as JSON text, as the Python API would)."""
+    if isinstance(data, dict):
+        return Record(line, data)
+    return Record(line, error=PositionError("position", "an input document must be a JSON "
+                                            "object", "INVALID_TYPE"))
 
 
 def error_line(record: Record, error: PositionError) -> str:
