@@ -35,6 +35,7 @@ from solver import tiles as T
 from solver.analysis import parse_record
 from solver.discard import best_discards
 from solver.table import parse_deal
+from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
 
@@ -298,11 +299,24 @@ def test_grpc_position_conversion(message):
         assert convert.proto_field_path(info.value.field).startswith("position")
 
 
+@st.composite
+def hand_meta(draw: Callable) -> hand_pb.HandMeta:
+    meta = hand_pb.HandMeta(date=draw(proto_text), event=draw(proto_text))
+    for seat in draw(st.lists(st.sampled_from(["north", "east", "south", "west"]), max_size=4)):
+        setattr(meta.players, seat, draw(proto_text))
+    for _ in range(draw(st.integers(0, 3))):
+        meta.auction.add(seat=draw(enum_number), bid=draw(st.integers(0, 2 ** 32 - 1)))
+    return meta
+
+
 @fuzz_settings(60)
-@given(message=proto_positions(), record_id=proto_text, doubles=enum_number)
-def test_grpc_record_and_deal_conversion(message, record_id, doubles):
-    request = service_pb.AnalyzeHandRequest(position=message, id=record_id)
-    accepted_or_error(lambda r: parse_record(convert.hand_record_to_json(r)), request)
+@given(message=proto_positions(), record_id=proto_text, doubles=enum_number, meta=hand_meta())
+def test_grpc_record_and_deal_conversion(message, record_id, doubles, meta):
+    request = service_pb.AnalyzeHandRequest(position=message, id=record_id, meta=meta)
+    parsed = accepted_or_error(lambda r: parse_record(convert.hand_record_to_json(r)), request)
+    if parsed is not None:
+        assert_round_trips(parsed[0])
+        assert parsed[1] == (record_id or None)
     deal = service_pb.SolveDealRequest(hands=message.hands, doubles=doubles, id=record_id)
     accepted_or_error(lambda r: parse_deal(convert.deal_to_json(r)), deal)
 
