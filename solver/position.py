@@ -91,14 +91,15 @@ class Position:
     widow: int | None
     discard: int | None
 
-    def __init__(self, data: Mapping[str, Any] | str) -> None:
+    def __init__(self, data: Mapping[str, Any] | str | bytes) -> None:
         self._parse(json_object(data, "position", "a position"))
         self._derive_layout()
         self._replay()
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | str) -> "Position":
-        """Build a position from the SPEC JSON, as a dict or a string."""
+    def from_json(cls, data: Mapping[str, Any] | str | bytes) -> "Position":
+        """Build a position from the SPEC JSON: a dict, or JSON text (str, or bytes in
+        UTF-8, UTF-16 or UTF-32)."""
         return cls(data)
 
     # ----------------------------------------------------------------- parsing
