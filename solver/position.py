@@ -193,13 +193,13 @@ class Position:
         kind = raw.get("kind", "standard")
         kind = kind.lower() if isinstance(kind, str) else kind
         if kind.__class__ is not str or kind not in KINDS:
-            raise PositionError("contract.kind", f"unknown kind {quoted(kind)} (standard, plunge or "
-                                "splash)", "UNKNOWN_KIND")
+            raise PositionError("contract.kind", f"unknown kind {quoted(kind)} (standard, "
+                                "plunge or splash)", "UNKNOWN_KIND")
         doubles = raw.get("doubles", "high")
         doubles = doubles.lower() if isinstance(doubles, str) else doubles
         if doubles.__class__ is not str or doubles not in DOUBLES_OPTIONS:
-            raise PositionError("contract.doubles", f"unknown option {quoted(doubles)} (high, low or "
-                                "suit)", "INVALID_OPTION")
+            raise PositionError("contract.doubles", f"unknown option {quoted(doubles)} (high, "
+                                "low or suit)", "INVALID_OPTION")
         if doubles != "high" and (self.game == "moon" or decl.name not in ("follow-me", "nello")):
             raise PositionError("contract.doubles", f"doubles {doubles!r} is only for follow-me "
                                 "and nello in 42; otherwise doubles are high", "INVALID_OPTION")
@@ -240,8 +240,8 @@ class Position:
         assert isinstance(bid, int)
         if self.game == "moon":
             if bid not in MOON_BIDS:
-                raise PositionError(field, f"Moon bid {quoted(bid)} is out of range (4..7 tricks, or 21 "
-                                    "to shoot the moon)", "BID_OUT_OF_RANGE")
+                raise PositionError(field, f"Moon bid {quoted(bid)} is out of range (4..7 tricks, "
+                                    "or 21 to shoot the moon)", "BID_OUT_OF_RANGE")
             return bid
         marks_only = self.contract.declaration.name in ("nello", "sevens") or \
             self.contract.kind != "standard"
@@ -254,8 +254,8 @@ class Position:
         if marks_only and 30 <= bid <= 41:
             raise PositionError(field, f"{what} takes mark bids only (42, 84, ... 294), "
                                 f"not {bid} points", "BID_OUT_OF_RANGE")
-        raise PositionError(field, f"bid {quoted(bid)} is out of range (30..41 points or 42*k marks, "
-                            "42..294)", "BID_OUT_OF_RANGE")
+        raise PositionError(field, f"bid {quoted(bid)} is out of range (30..41 points or 42*k "
+                            "marks, 42..294)", "BID_OUT_OF_RANGE")
 
     # ------------------------------------------------------------------ layout
 
