@@ -30,12 +30,18 @@ import uvicorn
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 from connectrpc.request import RequestContext
+from google.protobuf import json_format
+from google.protobuf.message import DecodeError
+from google.protobuf.message_factory import GetMessageClass
 from google.rpc import status_pb2
 
-from texas42.v1 import hint_service_connect
+from texas42.v1 import hint_service_connect, hint_service_pb2
 
 from .servicer import SERVICE_NAME, HintServicer
 from .telemetry import Metrics, log_event
+
+#: Largest request body accepted (gRPC's default receive limit).
+MAX_REQUEST_BYTES = 4 * 1024 * 1024
 
 #: gRPC status metadata key holding the rich google.rpc.Status (details).
 _STATUS_DETAILS_KEY = "grpc-status-details-bin"
@@ -155,7 +161,7 @@ class ConnectHintService:
 
 def _web_file(name: str) -> Optional[bytes]:
     """A file of the web page (package data in solver/web), or None."""
-    if not re.fullmatch(r"[a-z0-9_-]+\.[a-z]+", name):
+    if not re.fullmatch(r"[a-z0-9_-]+\.(html|css|js|json|svg)", name):
         return None  # no paths: only the page's own flat files
     resource = resources.files("solver.web").joinpath(name)
     return resource.read_bytes() if resource.is_file() else None
@@ -166,15 +172,55 @@ class HttpApp:
 
     def __init__(self, servicer: HintServicer, metrics: Optional[Metrics] = None) -> None:
         self.connect = hint_service_connect.HintServiceASGIApplication(
-            ConnectHintService(servicer, metrics))
+            ConnectHintService(servicer, metrics), read_max_bytes=MAX_REQUEST_BYTES)
         self.serving = True
+        service = hint_service_pb2.DESCRIPTOR.services_by_name["HintService"]
+        self._inputs = {f"{self.connect.path}/{m.name}": GetMessageClass(m.input_type)
+                        for m in service.methods}
+
+    async def _connect_call(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Hand a call to the Connect runtime, answering a body that is not a request
+        message with ``invalid_argument`` (the runtime would call it ``unknown``)."""
+        message_class = self._inputs.get(scope["path"])
+        headers = dict(scope.get("headers", ()))
+        content_type = headers.get(b"content-type", b"").split(b";")[0].strip()
+        encoded = headers.get(b"content-encoding", b"identity") != b"identity"
+        if scope["method"] != "POST" or message_class is None or encoded or \
+                content_type not in (b"application/json", b"application/proto"):
+            await self.connect(scope, receive, send)
+            return
+        body = b""
+        while True:
+            event = await receive()
+            body += event.get("body", b"")
+            if not event.get("more_body") or len(body) > MAX_REQUEST_BYTES:
+                break
+        try:
+            if content_type == b"application/json":
+                json_format.Parse(body, message_class())
+            else:
+                message_class.FromString(body)
+        except (json_format.ParseError, DecodeError, UnicodeDecodeError) as exc:
+            error = {"code": "invalid_argument", "message": f"bad request message: {exc}"}
+            await _respond(send, 400, json.dumps(error).encode(), "application/json")
+            return
+        replayed = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal replayed
+            if replayed:
+                return await receive()  # later events: the client's disconnect
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.connect(scope, replay, send)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return
         path: str = scope["path"]
         if path.startswith(self.connect.path + "/"):
-            await self.connect(scope, receive, send)
+            await self._connect_call(scope, receive, send)
         elif scope["method"] not in ("GET", "HEAD"):
             await _respond(send, 405, b"method not allowed\n", "text/plain")
         elif path == "/healthz":
