@@ -85,8 +85,12 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
         if metrics is not None and config.metrics_port is not None else None
 
     await server.start()
-    http = await start_http(config.host, config.http_port, servicer, metrics) \
-        if config.http_port is not None else None
+    try:
+        http = await start_http(config.host, config.http_port, servicer, metrics) \
+            if config.http_port is not None else None
+    except ServerError:
+        await server.stop(None)
+        raise
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     log_event("listening", host=config.host, port=port, workers=workers,
