@@ -212,3 +212,17 @@ def test_http_port_in_use_is_one_error_line(web_server):
     assert run.returncode == 1
     assert run.stderr.startswith("t42: error: cannot listen on")
     assert "Traceback" not in run.stderr
+
+
+def test_connect_timeout_header_is_the_call_deadline(web_server):
+    """A 1 ms deadline on a full-deal search (about 250,000 nodes): deadline_exceeded."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{web_server.http_port}/texas42.v1.HintService/SolvePosition",
+        data=json_format.MessageToJson(
+            hs.SolvePositionRequest(position=position_from_json(DEAL))).encode(),
+        headers={"Content-Type": "application/json", "Connect-Timeout-Ms": "1"}, method="POST")
+    with pytest.raises(urllib.error.HTTPError) as err:
+        urllib.request.urlopen(request, timeout=60)
+    assert err.value.code == 504
+    assert json.loads(err.value.read())["code"] == "deadline_exceeded"
+    wait_for(lambda: [e for e in web_server.log("rpc") if e["code"] == "DEADLINE_EXCEEDED"])
