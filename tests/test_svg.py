@@ -125,10 +125,15 @@ def test_analysis_picture_marks_the_costly_plays():
     assert "Cost by seat: N 0, E 0, S 0, W 6" in " ".join(root.itertext())
 
 
-def test_analysis_picture_of_a_hand_stopped_early():
-    hand = analyze_hand(RECORDS[5])
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: json.loads(r)["id"])
+def test_analysis_picture_of_every_example_hand(record):
+    """Complete and stopped hands, nello and Moon: every play drawn once, every cost marked."""
+    hand = analyze_hand(record)
     root = parse(analysis_svg(hand))
-    assert len(dominoes(root)) == len(hand.plays) < 28
+    assert [d.get("data-tile") for d in dominoes(root)] == [p.tile for p in hand.plays]
+    marks = [(g.get("data-tile"), int(g.get("data-cost")))
+             for g in root.iter(NS + "g") if g.get("class") == "cost"]
+    assert marks == [(p.tile, p.cost) for p in hand.costly_plays]
 
 
 def test_cli_solve_writes_one_picture_per_position(tmp_path):

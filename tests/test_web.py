@@ -276,3 +276,14 @@ def test_a_link_carries_the_position_and_seat_view_shows_one_hand(page, artifact
     assert len(page.query_selector_all(".seat[data-seat='N'] .back")) == north_left
     assert page.query_selector("#value") is None  # no double-dummy figures in a seat view
     page.screenshot(path=str(artifacts / "7-seat-view.png"), full_page=True)
+
+    # The hint hook: labels under the legal tiles of the seat in view when it is to move.
+    position = Position({**doc, "plays": doc["plays"][:6]})
+    page.evaluate("() => { T42.hintLabels = async (position, seat) => Object.fromEntries("
+                  "position.hands[{N: 'north', E: 'east', S: 'south', W: 'west'}[seat]]"
+                  ".map((tile) => [tile, seat + ' ' + tile])); }")
+    page.select_option("#view-seat", position.to_move)
+    page.wait_for_selector(".badge.hint")
+    hints = {b.get_attribute("data-tile"): b.inner_text()
+             for b in page.query_selector_all(".badge.hint")}
+    assert hints == {t: f"{position.to_move} {t}" for t in solve(position).moves}
