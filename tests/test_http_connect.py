@@ -226,3 +226,26 @@ def test_connect_timeout_header_is_the_call_deadline(web_server):
     assert err.value.code == 504
     assert json.loads(err.value.read())["code"] == "deadline_exceeded"
     wait_for(lambda: [e for e in web_server.log("rpc") if e["code"] == "DEADLINE_EXCEEDED"])
+
+
+def test_sigterm_lets_an_http_call_in_flight_finish():
+    import threading
+
+    from grpc_helpers import full_deals
+    with ServerProcess("--workers", "1", "--http-port", "0", "--grace", "60",
+                       "--metrics-port", "0") as proc:
+        request = hs.SolvePositionsRequest(positions=full_deals(20, seed=6))
+        answer: dict = {}
+        call = threading.Thread(target=lambda: answer.update(
+            zip(("status", "body"), connect_json(proc, "SolvePositions", request))))
+        call.start()
+        wait_for(lambda: scrape(proc.metrics_port).get(
+            't42_solver_jobs_total{outcome="ok"}', 0) >= 1)  # the call is running
+        proc.terminate()
+        call.join(60)
+        assert answer["status"] == 200
+        assert len(answer["body"]["results"]) == 20
+        assert all("solution" in r for r in answer["body"]["results"])
+        assert proc.wait(60) == 0
+    assert [e["event"] for e in proc.log() if e["event"] != "rpc"] == [
+        "listening", "draining", "stopped"]
