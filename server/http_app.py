@@ -46,7 +46,10 @@ MAX_REQUEST_BYTES = 4 * 1024 * 1024
 #: gRPC status metadata key holding the rich google.rpc.Status (details).
 _STATUS_DETAILS_KEY = "grpc-status-details-bin"
 
-_SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
+_SERVICE = hint_service_pb2.DESCRIPTOR.services_by_name["HintService"]
+#: The generated code's attribute name (snake case) of each RPC -> the RPC's name.
+_RPC_OF_ATTRIBUTE = {re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_",
+                            method.name).lower(): method.name for method in _SERVICE.methods}
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -125,9 +128,9 @@ class ConnectHintService:
         self._metrics = metrics
 
     def __getattr__(self, name: str) -> Callable[[Any, RequestContext], Awaitable[Any]]:
-        rpc = "".join(part.capitalize() for part in name.split("_"))
-        handler = getattr(self._servicer, rpc, None)
-        if name.startswith("_") or handler is None:
+        rpc = _RPC_OF_ATTRIBUTE.get(name)
+        handler = getattr(self._servicer, rpc, None) if rpc else None
+        if handler is None:
             raise AttributeError(name)
         method = f"/{SERVICE_NAME}/{rpc}"
 
@@ -174,9 +177,8 @@ class HttpApp:
         self.connect = hint_service_connect.HintServiceASGIApplication(
             ConnectHintService(servicer, metrics), read_max_bytes=MAX_REQUEST_BYTES)
         self.serving = True
-        service = hint_service_pb2.DESCRIPTOR.services_by_name["HintService"]
         self._inputs = {f"{self.connect.path}/{m.name}": GetMessageClass(m.input_type)
-                        for m in service.methods}
+                        for m in _SERVICE.methods}
 
     async def _connect_call(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Hand a call to the Connect runtime, answering a body that is not a request

@@ -18,6 +18,7 @@ from typing import Any
 import grpc
 import pytest
 from google.protobuf import json_format
+from google.protobuf.message_factory import GetMessageClass
 from google.rpc import error_details_pb2
 
 from grpc_helpers import bad_request, scrape, wait_for
@@ -249,3 +250,17 @@ def test_sigterm_lets_an_http_call_in_flight_finish():
         assert proc.wait(60) == 0
     assert [e["event"] for e in proc.log() if e["event"] != "rpc"] == [
         "listening", "draining", "stopped"]
+
+
+def test_every_rpc_of_the_service_is_served_over_connect(web_server, grpc_stub):
+    """Each RPC in the .proto (new ones too) answers an empty request as gRPC does."""
+    service = hs.DESCRIPTOR.services_by_name["HintService"]
+    for method in service.methods:
+        status, body, _ = post(web_server, method.name, b"{}")
+        try:
+            getattr(grpc_stub, method.name)(GetMessageClass(method.input_type)(), timeout=60)
+            expected = 200
+        except grpc.RpcError as err:
+            assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+            expected = 400
+        assert status == expected, (method.name, body)
