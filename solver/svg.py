@@ -216,8 +216,9 @@ def analysis_svg(analysis: "HandAnalysis") -> str:
     body.append(_text(30, 44, head, size=18, anchor="start", weight="bold", css="contract"))
     verdict = "should make" if analysis.makes else "should be set"
     made = {True: "made", False: "set", None: "not decided yet"}[analysis.made]
-    body.append(_text(30, 70, f"Double-dummy value at the lead: {analysis.value} {unit} "
-                      f"({verdict}); result {analysis.result} {unit}, {made}",
+    body.append(_text(30, 70, f"Double-dummy value at the lead: {analysis.value} "
+                      f"{_unit(unit, analysis.value)} ({verdict}); result {analysis.result} "
+                      f"{_unit(unit, analysis.result)}, {made}",
                       size=14, anchor="start", css="status"))
     costs = ", ".join(f"{s} {summary.total_cost}" for s, summary in analysis.seats.items()
                       if summary.plays)
