@@ -204,6 +204,7 @@
     return node;
   }
 
+  const units = (unit, count) => (count === 1 ? unit.slice(0, -1) : unit);
   const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
   function remainingTiles(seat, step) {
@@ -305,7 +306,7 @@
     const over = step >= total && !toMove;
     let verdict = "";
     if (open) {
-      verdict = `<span class="value" id="value">${value}</span> ${unit} double dummy<br>` +
+      verdict = `<span class="value" id="value">${value}</span> ${units(unit, value)} double dummy<br>` +
         (sol.makes ? '<span class="makes">makes</span>' : '<span class="set">is set</span>') +
         ` (bid ${escapeHtml(c.bid)})`;
     }
@@ -331,8 +332,8 @@
     const unit = a.unit === "VALUE_UNIT_TRICKS" ? "tricks" : "points";
     const made = a.made === undefined ? "not decided yet" : a.made ? "made" : "set";
     $("analysis-summary").innerHTML =
-      `Value at the opening lead: <b>${a.value ?? 0}</b> ${unit} (${a.makes ? "should make" : "should be set"}); ` +
-      `result <b>${a.result ?? 0}</b> ${unit}, ${made}.`;
+      `Value at the opening lead: <b>${a.value ?? 0}</b> ${units(unit, a.value ?? 0)} (${a.makes ? "should make" : "should be set"}); ` +
+      `result <b>${a.result ?? 0}</b> ${units(unit, a.result ?? 0)}, ${made}.`;
     const body = document.querySelector("#analysis tbody");
     body.innerHTML = "";
     for (const p of a.plays || []) {
