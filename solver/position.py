@@ -8,9 +8,10 @@ points already won are known.
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from . import tiles as T
 from .errors import PositionError
@@ -198,8 +199,9 @@ class Position:
                 raise PositionError("contract.kind", f"{kind} cannot be played as {decl.name}",
                                     "INVALID_CONTRACT")
             need, _ = DOUBLES_NEEDED[kind]
-            held = sum(1 for t in self.hands[seat] if T.is_double(t))
-            if held < need:
+            # A view (solver.view) shares this parser and may not hold the declarer's hand.
+            held = sum(1 for t in self.hands.get(seat, ()) if T.is_double(t))
+            if held < need and seat in self.hands:
                 raise PositionError("contract.kind", f"{kind} needs {need} doubles in the "
                                     f"declarer's hand; {declarer} holds {held}",
                                     "PLUNGE_NEEDS_FOUR_DOUBLES" if kind == "plunge"
@@ -367,6 +369,20 @@ class Position:
         data = self.to_json()
         data["plays"] = [T.name_of(t) for t in plays]
         return Position(data)
+
+    def with_hands(self, hands: Mapping[int, Sequence[int]]) -> "Position":
+        """The same contract and plays on other hands, without checking them.
+
+        For dealers of many deals of one view: the caller guarantees that
+        ``hands`` (seat index -> 7 tiles, the seats of this position) is a
+        valid deal on which the plays are legal, so nothing is replayed.
+        """
+        clone = copy.copy(self)
+        clone.hands = {s: tuple(hands[s]) for s in self.hands}
+        played = T.mask_of(self.plays)
+        clone.remaining = tuple(T.mask_of(clone.hands[s]) & ~played if s in self.active_seats
+                                else 0 for s in range(4))
+        return clone
 
     # ----------------------------------------------------------------- output
 
