@@ -179,24 +179,44 @@ class Completions:
         return out
 
     def sample(self, rng: random.Random) -> list[list[int]]:
-        """One deal drawn uniformly: the tiles of each place. Needs count() > 0."""
+        """One deal drawn uniformly: the tiles of each place. Needs count() > 0.
+
+        One random integer below the number of deals picks the composition
+        of every group (the table is walked like a mixed-radix number), and
+        one random integer below n! per shared group picks the order of its
+        tiles (a permutation by its Lehmer code), so a draw costs a few big
+        integer operations instead of one random call per tile.
+        """
         places: list[list[int]] = [[] for _ in self.capacity]
         state = self.start
+        r = -1
         for i, (tiles, group_places, _) in enumerate(self.groups):
             moves = self._moves[i][state]
             if len(moves) == 1:
                 split, _, state = moves[0]
+                if r >= 0:
+                    r %= self._ways[i + 1][state]
             else:
                 cumulative = self._cumulative[i].get(state)
                 if cumulative is None:
                     cumulative = list(itertools.accumulate(m[1] for m in moves))
                     self._cumulative[i][state] = cumulative
-                pick = bisect_right(cumulative, rng.randrange(cumulative[-1]))
+                if r < 0:
+                    r = rng.randrange(cumulative[-1])
+                pick = bisect_right(cumulative, r)
                 split, _, state = moves[pick]
+                # What is left of r is uniform below the completions of the
+                # chosen move: carry the part that the groups after it use.
+                r = (r - (cumulative[pick - 1] if pick else 0)) % self._ways[i + 1][state]
             if len(group_places) == 1:
                 places[group_places[0]].extend(tiles)
                 continue
-            order = rng.sample(tiles, len(tiles))
+            pool = list(tiles)
+            code = rng.randrange(_FACT[len(pool)])
+            order = []
+            for radix in range(len(pool), 0, -1):
+                code, j = divmod(code, radix)
+                order.append(pool.pop(j))
             at = 0
             for p in group_places:
                 k = split[p]

@@ -56,33 +56,32 @@ class _DealBuilder:
     def __init__(self, view: View) -> None:
         self.view = view
         self.template: Position | None = None
-
-    def hands(self, places: list[list[int]]) -> dict[int, list[int]]:
-        v = self.view
-        hands: dict[int, list[int]] = {v.seat: list(v.hand)}
-        for p, seat in enumerate(v.place_seats):
-            if seat is not None:
-                hands[seat] = T.tiles_of(v.played_by[seat]) + places[p]
-        return hands
+        self.viewer_hand = tuple(sorted(view.hand, reverse=True))
+        #: (place, seat, tiles the seat played) for every place that is a hand
+        self.hands_of = [(p, seat, T.tiles_of(view.played_by[seat]))
+                         for p, seat in enumerate(view.place_seats) if seat is not None]
 
     def position(self, places: list[list[int]]) -> Position:
-        hands = self.hands(places)
-        for s in hands:
-            hands[s].sort(reverse=True)
+        hands = {self.view.seat: self.viewer_hand}
+        for p, seat, played in self.hands_of:
+            hands[seat] = tuple(sorted(played + places[p], reverse=True))
         if self.template is None:
-            v = self.view
-            data: dict[str, Any] = {
-                "hands": {SEATS[s]: [T.name_of(t) for t in hands[s]] for s in sorted(hands)},
-                "contract": v.contract.to_json(),
-                "plays": [T.name_of(t) for t in v.plays],
-            }
-            if v.game == "moon":
-                data["game"] = "moon"
-            if v.widow is not None:
-                data["widow"], data["discard"] = T.name_of(v.widow), T.name_of(v.discard)
-            self.template = Position(data)
+            self.template = Position(self._json(hands))
             return self.template
         return self.template.with_hands(hands)
+
+    def _json(self, hands: dict[int, tuple[int, ...]]) -> dict[str, Any]:
+        v = self.view
+        data: dict[str, Any] = {
+            "hands": {SEATS[s]: [T.name_of(t) for t in hands[s]] for s in sorted(hands)},
+            "contract": v.contract.to_json(),
+            "plays": [T.name_of(t) for t in v.plays],
+        }
+        if v.game == "moon":
+            data["game"] = "moon"
+        if v.widow is not None:
+            data["widow"], data["discard"] = T.name_of(v.widow), T.name_of(v.discard)
+        return data
 
 
 def sample_deals(view: ViewLike, n: int, seed: int | random.Random | None = None) -> list[Position]:

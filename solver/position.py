@@ -8,7 +8,6 @@ points already won are known.
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
@@ -27,6 +26,10 @@ DOUBLES_NEEDED = {"plunge": (4, 168), "splash": (3, 84)}
 
 #: Tiles of three-player Moon: the set without 1-0 ... 6-0.
 MOON3_SET = frozenset(t for t in range(T.N_TILES) if T.ENDS[t][1] != 0 or t == 0)
+
+
+#: 1 << tile, for building masks fast.
+_BIT = tuple(1 << t for t in range(T.N_TILES))
 
 
 def partner(seat: int) -> int:
@@ -377,11 +380,18 @@ class Position:
         ``hands`` (seat index -> 7 tiles, the seats of this position) is a
         valid deal on which the plays are legal, so nothing is replayed.
         """
-        clone = copy.copy(self)
+        clone = Position.__new__(Position)
+        clone.__dict__.update(self.__dict__)
         clone.hands = {s: tuple(hands[s]) for s in self.hands}
-        played = T.mask_of(self.plays)
-        clone.remaining = tuple(T.mask_of(clone.hands[s]) & ~played if s in self.active_seats
-                                else 0 for s in range(4))
+        # The tiles in play and not yet played are the same on every deal.
+        unplayed = self.remaining[0] | self.remaining[1] | self.remaining[2] | self.remaining[3]
+        remaining = [0, 0, 0, 0]
+        for seat, tiles in clone.hands.items():
+            mask = 0
+            for t in tiles:
+                mask |= _BIT[t]
+            remaining[seat] = mask & unplayed
+        clone.remaining = tuple(remaining)
         return clone
 
     # ----------------------------------------------------------------- output
