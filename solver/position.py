@@ -383,14 +383,15 @@ class Position:
         clone = Position.__new__(Position)
         clone.__dict__.update(self.__dict__)
         clone.hands = {s: tuple(hands[s]) for s in self.hands}
-        # The tiles in play and not yet played are the same on every deal.
-        unplayed = self.remaining[0] | self.remaining[1] | self.remaining[2] | self.remaining[3]
+        played = 0
+        for t in self.plays:
+            played |= _BIT[t]
         remaining = [0, 0, 0, 0]
-        for seat, tiles in clone.hands.items():
+        for seat in self.active_seats:
             mask = 0
-            for t in tiles:
+            for t in clone.hands[seat]:
                 mask |= _BIT[t]
-            remaining[seat] = mask & unplayed
+            remaining[seat] = mask & ~played
         clone.remaining = tuple(remaining)
         return clone
 
