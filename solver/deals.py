@@ -61,10 +61,14 @@ class _DealBuilder:
         self.hands_of = [(p, seat, T.tiles_of(view.played_by[seat]))
                          for p, seat in enumerate(view.place_seats) if seat is not None]
 
-    def position(self, places: list[list[int]]) -> Position:
+    def hands(self, places: list[list[int]]) -> dict[int, tuple[int, ...]]:
         hands = {self.view.seat: self.viewer_hand}
         for p, seat, played in self.hands_of:
             hands[seat] = tuple(sorted(played + places[p], reverse=True))
+        return hands
+
+    def position(self, places: list[list[int]]) -> Position:
+        hands = self.hands(places)
         if self.template is None:
             self.template = Position(self._json(hands))
             return self.template
@@ -98,6 +102,20 @@ def sample_deals(view: ViewLike, n: int, seed: int | random.Random | None = None
     builder = _DealBuilder(v)
     table = v.completions
     return [builder.position(table.sample(rng)) for _ in range(n)]
+
+
+def sample_hands(view: ViewLike, n: int,
+                 seed: int | random.Random | None = None) -> list[dict[int, tuple[int, ...]]]:
+    """The hands of the deals `sample_deals` would draw with the same seed, without
+    building `Position`s: seat index -> its 7 tiles as dealt (tile indices,
+    highest first), for callers that feed a search engine directly."""
+    v = as_view(view)
+    if n < 0:
+        raise PositionError("count", f"must be at least 0, not {n}", "INVALID_VALUE")
+    rng = as_rng(seed)
+    builder = _DealBuilder(v)
+    table = v.completions
+    return [builder.hands(table.sample(rng)) for _ in range(n)]
 
 
 def iter_deals(view: ViewLike) -> Iterator[Position]:

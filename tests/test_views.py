@@ -19,7 +19,8 @@ import pytest
 from solver import Position, PositionError
 from solver import tiles as T
 from solver.dealer import Dealer
-from solver.deals import count_deals, enumerate_deals, iter_deals, sample_deals, tile_probabilities
+from solver.deals import (count_deals, enumerate_deals, iter_deals, sample_deals, sample_hands,
+                          tile_probabilities)
 from solver.position import MOON3_SET, SEATS, partner
 from solver.rules import build_rules, parse_declaration
 from solver.view import View
@@ -316,6 +317,9 @@ def test_drawn_deals_are_consistent(case):
 def test_same_seed_same_deals():
     view = View(CASES[5].values[0]["view"])
     first = [d.to_json() for d in sample_deals(view, 30, seed=4)]
+    hands = sample_hands(view, 30, seed=4)
+    assert [{SEATS[s]: [T.NAMES[t] for t in h[s]] for s in sorted(h)} for h in hands] == \
+        [d["hands"] for d in first]
     assert first == [d.to_json() for d in sample_deals(view, 30, seed=4)]
     assert first != [d.to_json() for d in sample_deals(view, 30, seed=5)]
     assert first == [d.to_json() for d in sample_deals(view, 30, seed=random.Random(4))]
