@@ -242,6 +242,15 @@ def small_view(category: str, seed: int, max_raw: int = 400) -> dict:
     if category == "moon3":
         position = Position({k: v for k, v in position.to_json().items()
                              if k not in ("widow", "discard")})
+    widow = discard = deal.widow
+    if category == "moon3-widow" and seed % 4 == 2:
+        # The declarer keeps the widow and lays away its lowest tile instead.
+        data = position.to_json()
+        discard = position.hands[declarer][-1]
+        data["hands"][SEATS[declarer]] = [T.NAMES[t] for t in position.hands[declarer][:-1]
+                                          + (widow,)]
+        data["discard"] = T.NAMES[discard]
+        position = Position(data)
     active = position.active_seats
     if seed % 2 == 0:
         seat = declarer if declarer in active else partner(declarer)
@@ -255,7 +264,7 @@ def small_view(category: str, seed: int, max_raw: int = 400) -> dict:
         if game == "moon":
             view_json.update(game="moon", players=players)
             if category == "moon3-widow" and seat == declarer:
-                view_json.update(widow=T.NAMES[deal.widow], discard=T.NAMES[deal.widow])
+                view_json.update(widow=T.NAMES[widow], discard=T.NAMES[discard])
         if raw_assignments(View(view_json)) <= max_raw or position.is_complete:
             return view_json
         plays.append(rng.choice(position.legal_tiles()))
@@ -369,6 +378,25 @@ def test_draws_are_uniform_over_deals(case):
     expected = n / count
     statistic = sum((drawn.get(d.to_json_str(), 0) - expected) ** 2 / expected
                     for d in iter_deals(view))
+    assert chi_square_p_value(statistic, count - 1) > 1e-3
+
+
+#: Small random views whose table offers choices (several compositions of a group).
+CHOICE_VIEWS = [("follow-me-high", 9), ("nello-high", 9), ("plunge", 5), ("splash", 11),
+                ("moon4", 8)]
+
+
+@pytest.mark.parametrize("category, seed", CHOICE_VIEWS)
+def test_draws_are_uniform_where_the_table_branches(category, seed):
+    view = View(small_view(category, seed, max_raw=2000))
+    assert any(len(moves) > 1 for memo in view.completions._moves for moves in memo.values())
+    count = count_deals(view)
+    assert 60 <= count <= 400
+    n = 25 * count
+    drawn = Counter(d.to_json_str() for d in sample_deals(view, n, seed=seed))
+    every = [d.to_json_str() for d in iter_deals(view)]
+    assert set(drawn) <= set(every)
+    statistic = sum((drawn.get(d, 0) - n / count) ** 2 / (n / count) for d in every)
     assert chi_square_p_value(statistic, count - 1) > 1e-3
 
 
