@@ -45,12 +45,14 @@ def table_states(view: View) -> int:
     return sum(len(memo) for memo in view.completions._ways)
 
 
-def report(benchmark, label: str, times: list[float], states: list[int]) -> None:
+def report(benchmark, label: str, times: list[float], cpu: list[float], states: list[int]) -> None:
     median, slowest = statistics.median(times), max(times)
     benchmark.extra_info.update(median_ms=median, slowest_ms=slowest,
+                                cpu_median_ms=statistics.median(cpu), cpu_slowest_ms=max(cpu),
                                 states_median=statistics.median(states),
                                 states_max=max(states))
-    print(f"\n{label}: median {median:.3f} ms, slowest {slowest:.3f} ms, "
+    print(f"\n{label}: median {median:.3f} ms, slowest {slowest:.3f} ms (CPU time: median "
+          f"{statistics.median(cpu):.3f} ms, slowest {max(cpu):.3f} ms), "
           f"table states median {statistics.median(states)} max {max(states)}")
 
 
@@ -58,35 +60,60 @@ def report(benchmark, label: str, times: list[float], states: list[int]) -> None
 def test_count_and_probabilities(benchmark, name):
     views = VIEW_SETS[name]()
     times: list[float] = []
+    cpu: list[float] = []
     states: list[int] = []
 
     def run() -> None:
         times.clear()
+        cpu.clear()
         states.clear()
         for data in views:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             view = View(data)
             count_deals(view)
             tile_probabilities(view)
             times.append((time.perf_counter() - start) * 1e3)
+            cpu.append((time.process_time() - start_cpu) * 1e3)
             states.append(table_states(view))
 
     benchmark.pedantic(run, rounds=3, iterations=1)
-    report(benchmark, f"count + probabilities, {name}", times, states)
+    report(benchmark, f"count + probabilities, {name}", times, cpu, states)
 
 
 @pytest.mark.parametrize("name", list(VIEW_SETS))
 def test_sample_1000_deals(benchmark, name):
     views = [View(v) for v in VIEW_SETS[name]()[:30]]
     times: list[float] = []
+    cpu: list[float] = []
 
     def run() -> None:
         times.clear()
+        cpu.clear()
         for seed, view in enumerate(views):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             deals = sample_deals(view, 1000, seed)
             times.append((time.perf_counter() - start) * 1e3)
+            cpu.append((time.process_time() - start_cpu) * 1e3)
             assert len(deals) == 1000
 
     benchmark.pedantic(run, rounds=3, iterations=1)
-    report(benchmark, f"sample 1,000 deals, {name}", times, [table_states(v) for v in views])
+    report(benchmark, f"sample 1,000 deals, {name}", times, cpu,
+           [table_states(v) for v in views])
+
+
+def test_dealer_stream(benchmark):
+    """Uniform full 42 deals as JSON text, as `t42 deal --count` writes them (per deal)."""
+    from solver.dealer import Dealer
+
+    dealer = Dealer()
+    n = 20_000
+
+    def run() -> float:
+        start = time.process_time()
+        for deal in dealer.deals(n, 1):
+            deal.to_json_str()
+        return (time.process_time() - start) / n * 1e6
+
+    per_deal = benchmark.pedantic(run, rounds=3, iterations=1)
+    benchmark.extra_info.update(cpu_us_per_deal=per_deal)
+    print(f"\ndealer: {per_deal:.1f} us CPU per deal with its JSON")
