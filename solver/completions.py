@@ -247,7 +247,8 @@ class Completions:
         yield from rec(0, self.start, [[] for _ in range(n_places)])
 
 
-def _splits(tiles: Sequence[int], sizes: list[tuple[int, int]]) -> Iterator[list[tuple[int, tuple]]]:
+def _splits(tiles: Sequence[int],
+            sizes: list[tuple[int, int]]) -> Iterator[list[tuple[int, tuple]]]:
     """Every way to hand ``tiles`` out in parts of the given (place, size)s."""
     if not sizes:
         yield []

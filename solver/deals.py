@@ -126,7 +126,8 @@ def iter_deals(view: ViewLike) -> Iterator[Position]:
         yield builder.position(places)
 
 
-def enumerate_deals(view: ViewLike, limit: int | None = DEFAULT_ENUMERATION_LIMIT) -> list[Position]:
+def enumerate_deals(view: ViewLike,
+                    limit: int | None = DEFAULT_ENUMERATION_LIMIT) -> list[Position]:
     """Every consistent deal; refuses (``TOO_MANY_DEALS``) when there are more than ``limit``."""
     v = as_view(view)
     count = v.completions.count()

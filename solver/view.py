@@ -82,7 +82,8 @@ class View:
         elif isinstance(game, str) and game.lower() == "moon":
             self.game = "moon"
         else:
-            raise PositionError("game", f"unknown game {game!r} (\"42\" or \"moon\")", "UNKNOWN_GAME")
+            raise PositionError("game", f"unknown game {game!r} (\"42\" or \"moon\")",
+                                "UNKNOWN_GAME")
         seat = data.get("seat")
         if seat is None:
             raise PositionError("seat", "required: the seat whose view this is", "MISSING_FIELD")
@@ -111,13 +112,37 @@ class View:
             if widow != discard and widow not in self.hand:
                 raise PositionError("widow", f"the widow {T.name_of(widow)} is neither in the "
                                     "declarer's hand nor the discard", "WIDOW_MISMATCH")
-        self.auction = data.get("auction")
+        self.auction = self._parse_auction(data.get("auction"))
+
+    def _parse_auction(self, auction: object) -> list | None:
+        """The optional auction: calls ``{"seat": "N", "bid": 30 | "pass"}`` (kept as given)."""
+        if auction is None:
+            return None
+        if not isinstance(auction, list):
+            raise PositionError("auction", "must be a list of calls", "INVALID_TYPE")
+        seats = SEATS[:3] if self.three_handed else SEATS
+        for i, call in enumerate(auction):
+            field = f"auction[{i}]"
+            if not isinstance(call, Mapping):
+                raise PositionError(field, "a call is an object {\"seat\": ..., \"bid\": ...}",
+                                    "INVALID_TYPE")
+            if call.get("seat") not in seats:
+                raise PositionError(f"{field}.seat", f"unknown seat {call.get('seat')!r} "
+                                    f"(one of {', '.join(seats)})", "UNKNOWN_SEAT")
+            bid = call.get("bid")
+            is_pass = isinstance(bid, str) and bid.lower() == "pass"
+            is_bid = isinstance(bid, int) and not isinstance(bid, bool) and bid > 0
+            if not (is_pass or is_bid):
+                raise PositionError(f"{field}.bid", f"not a bid: {bid!r} (a number or "
+                                    "\"pass\")", "INVALID_VALUE")
+        return auction
 
     def _parse_hand(self, hands: object) -> None:
         if hands is None:
             raise PositionError("hands", "required", "MISSING_FIELD")
         if not isinstance(hands, Mapping):
-            raise PositionError("hands", "must be an object of seat -> list of tiles", "INVALID_TYPE")
+            raise PositionError("hands", "must be an object of seat -> list of tiles",
+                                "INVALID_TYPE")
         name = SEATS[self.seat]
         if name not in hands:
             raise PositionError(f"hands.{name}", "missing: the viewer's hand", "MISSING_FIELD")

@@ -99,6 +99,18 @@ def test_view_accepts_json_text_and_round_trips():
     assert info.value.code == "INVALID_JSON"
 
 
+@pytest.mark.parametrize("auction, field", [
+    ("N 30", "auction"),
+    ([{"seat": "X", "bid": 30}], "auction[0].seat"),
+    ([{"seat": "N", "bid": 30}, {"seat": "E", "bid": "double"}], "auction[1].bid"),
+])
+def test_bad_auction_is_refused(auction, field):
+    data = {**CASES[0].values[0]["view"], "auction": auction}
+    with pytest.raises(PositionError) as info:
+        View(data)
+    assert info.value.field == field
+
+
 def test_moon_players_inferred_from_what_the_view_shows():
     base = {"game": "moon", "seat": "E", "contract": {"declarer": "N", "trump": "sixes", "bid": 4},
             "hands": {"E": ["6-6", "6-5", "5-5", "4-4", "3-3", "2-2", "1-1"]}}
