@@ -109,13 +109,16 @@ class Dealer:
         else:
             raise PositionError("game", f"unknown game {game!r} (\"42\" or \"moon\")",
                                 "UNKNOWN_GAME")
-        if players not in (3, 4) or (game == "42" and players != 4):
+        if players not in (3, 4) or isinstance(players, bool) or (game == "42" and players != 4):
             raise PositionError("players", f"{'Moon' if game == 'moon' else '42'} is not "
                                 f"played by {players!r} players", "INVALID_VALUE")
         self.game = game
         self.players = players
         seats = SEATS[:players]
         tile_set = MOON3_SET if players == 3 else frozenset(range(T.N_TILES))
+        for name, value in (("fixed", fixed), ("trumps", trumps), ("doubles", doubles)):
+            if value is not None and not isinstance(value, Mapping):
+                raise PositionError(name, "must be an object of seat -> value", "INVALID_TYPE")
         self.fixed: dict[int, list[int]] = {s: [] for s in range(players)}
         owner: dict[int, str] = {}
         for key, tiles in (fixed or {}).items():

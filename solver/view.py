@@ -87,7 +87,7 @@ class View:
         seat = data.get("seat")
         if seat is None:
             raise PositionError("seat", "required: the seat whose view this is", "MISSING_FIELD")
-        if seat not in SEAT_INDEX:
+        if not isinstance(seat, str) or seat not in SEAT_INDEX:
             raise PositionError("seat", f"unknown seat {seat!r} (N, E, S or W)", "UNKNOWN_SEAT")
         self.seat = SEAT_INDEX[seat]
         plays = data.get("plays", [])

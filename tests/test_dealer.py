@@ -82,6 +82,8 @@ def test_doubles_bounds_for_plunge_hands():
     ({"trump": "sixes", "trumps": {"N": (5, 2)}}, "trumps.N", "INVALID_VALUE"),
     ({"trump": "sixes", "trumps": {"N": 5, "S": 5}}, "trumps", "NO_DEAL"),
     ({"doubles": {"N": "two"}}, "doubles.N", "INVALID_TYPE"),
+    ({"fixed": ["6-6"]}, "fixed", "INVALID_TYPE"),
+    ({"fixed": {"N": "6-6"}}, "fixed.N", "INVALID_TYPE"),
 ])
 def test_bad_constraints_are_refused(kwargs, field, code):
     with pytest.raises(PositionError) as info:

@@ -438,3 +438,40 @@ def test_draw_frequencies_match_exact_probabilities(case):
 
 def test_big_views_exist_for_the_frequency_test():
     assert len(BIG_CASES) == 4 and len(UNIFORM_CASES) == 4
+
+
+def test_mutated_views_are_refused_cleanly():
+    """Seeded garbage in every field: a view or a PositionError, never another exception."""
+    rng = random.Random(2)
+    junk = [None, 1, -1, 0, 2.5, True, "x", "", [], {}, [1], {"a": 1}, "6-6", ["6-6"], 99, "N",
+            "W", "moon", "42", 3, 4, [None], [[]], {"N": []}, "0-0", "6-0", "1-1"]
+    keys = ["seat", "hands", "contract", "plays", "game", "players", "widow", "discard",
+            "auction", "contract.declarer", "contract.trump", "contract.bid", "contract.kind",
+            "contract.doubles", "hand tile", "play tile", "cut plays", "repeat a play"]
+    accepted = refused = 0
+    for _ in range(2500):
+        view = json.loads(json.dumps(rng.choice(CASES).values[0]["view"]))
+        for _ in range(rng.randrange(1, 3)):
+            key, value = rng.choice(keys), rng.choice(junk)
+            plays = view.get("plays") if isinstance(view.get("plays"), list) else None
+            if key.startswith("contract.") and isinstance(view.get("contract"), dict):
+                view["contract"][key[9:]] = value
+            elif key == "hand tile" and isinstance(view.get("hands"), dict) and view["hands"]:
+                hand = next(iter(view["hands"].values()))
+                if isinstance(hand, list) and hand:
+                    hand[rng.randrange(len(hand))] = value
+            elif key.endswith("play tile") and plays:
+                plays[rng.randrange(len(plays))] = value
+            elif key == "cut plays" and plays:
+                del plays[rng.randrange(len(plays)):]
+            elif key == "repeat a play" and plays:
+                plays.append(rng.choice(plays))
+            elif "." not in key and " " not in key:
+                view[key] = value
+        try:
+            View(view)
+            accepted += 1
+        except PositionError as exc:
+            assert exc.field and exc.reason and exc.code.isupper()
+            refused += 1
+    assert accepted > 100 and refused > 1000
