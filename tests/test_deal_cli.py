@@ -110,11 +110,14 @@ def test_json_lines_of_views_a_bad_line_costs_only_itself():
 
 
 @pytest.mark.parametrize("args, parts", [
-    (("--hand", "N=xx"), ("unknown tile 'xx'",)),
+    (("--hand", "N=xx"), ("--hand N[0]: unknown tile 'xx'",)),
+    (("--hand", "N=6-6", "--hand", "E=6-6"), ("--hand E[0]", "6-6")),
     (("--hand", "N"), ("--hand", "SEAT=VALUE")),
     (("--min-trumps", "N=3"), ("trump",)),
     (("--trump", "sixes", "--min-trumps", "N=many"), ("--min-trumps",)),
-    (("--trump", "sixes", "--min-trumps", "N=6", "--min-trumps", "E=6"), ("no deal",)),
+    (("--trump", "sixes", "--min-trumps", "N=6", "--min-trumps", "E=6"),
+     ("--min/--max-trumps: no deal",)),
+    (("--game", "moon", "--players", "4", "--hand", "W=1-0", "--players", "3"), ("W",)),
     (("--stats",), ("--view",)),
     (("--count", "-1"), ("--count",)),
     (("--view", "/no/such/file", "--stats"), ("cannot read",)),

@@ -72,6 +72,11 @@ def _bounds(args: argparse.Namespace, what: str) -> dict[str, tuple[int, int]]:
     return {seat: (lo, hi) for seat, (lo, hi) in bounds.items()}
 
 
+#: Dealer argument -> the option that sets it.
+_OPTION_OF = {"fixed": "--hand", "trumps": "--min/--max-trumps",
+              "doubles": "--min/--max-doubles"}
+
+
 def build_dealer(args: argparse.Namespace) -> Dealer:
     fixed = {}
     for text in args.hand:
@@ -79,8 +84,15 @@ def build_dealer(args: argparse.Namespace) -> Dealer:
         fixed[seat] = [t.strip() for t in tiles.split(",")]
     game = args.game.lower()
     players = args.players if args.players is not None else (3 if game == "moon" else 4)
-    return Dealer(game=game, players=players, fixed=fixed, trump=args.trump,
-                  trumps=_bounds(args, "trumps"), doubles=_bounds(args, "doubles"))
+    try:
+        return Dealer(game=game, players=players, fixed=fixed, trump=args.trump,
+                      trumps=_bounds(args, "trumps"), doubles=_bounds(args, "doubles"))
+    except PositionError as exc:
+        # Name the option, not the Dealer argument: fixed.N[2] -> --hand N[2].
+        head, dot, rest = exc.field.partition(".")
+        option = _OPTION_OF.get(head, f"--{head}")
+        raise PositionError(f"{option} {rest}" if dot else option, exc.reason,
+                            exc.code) from None
 
 
 @guarded
