@@ -250,6 +250,9 @@ def small_view(category: str, seed: int, max_raw: int = 400) -> dict:
     bounds = {k: {SEATS[declarer]: v} for k, v in constraints.items()}
     deal = Dealer(game=game, players=players, **bounds).deal(rng)
     contract = {**contract, "declarer": SEATS[declarer]}
+    if category == "pip":
+        contract["trump"] = ("blanks", "ones", "deuces", "treys", "fours", "fives",
+                             "sixes")[seed % 7]
     position = deal.position(contract)
     if category == "moon3":
         position = Position({k: v for k, v in position.to_json().items()
@@ -284,7 +287,7 @@ def small_view(category: str, seed: int, max_raw: int = 400) -> dict:
 
 
 SMALL_VIEWS = [pytest.param(category, seed, id=f"{category}-{seed}")
-               for category in CATEGORIES for seed in range(4)]
+               for category in CATEGORIES for seed in range(7 if category == "pip" else 4)]
 
 
 @pytest.mark.parametrize("category, seed", SMALL_VIEWS)
