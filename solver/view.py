@@ -324,7 +324,15 @@ class View:
     @property
     def remaining(self) -> tuple[int, ...]:
         """The viewer's tiles not yet played."""
-        return tuple(t for t in self.hand if t not in set(self.plays))
+        played = set(self.plays)
+        return tuple(t for t in self.hand if t not in played)
+
+    def legal_tiles(self) -> list[int]:
+        """The viewer's legal tiles (indices) when it is to move, else []."""
+        if self.to_move_index != self.seat:
+            return []
+        ctx = LEAD if not self.trick else self.rules.lead_suit[self.trick[0][1]]
+        return T.tiles_of(self.rules.legal_mask(T.mask_of(self.remaining), ctx))
 
     def check_can_hint(self) -> None:
         """Raise `PositionError` unless the viewer is the seat to move (a hint needs that)."""
