@@ -95,13 +95,22 @@ def sample_deals(view: ViewLike, n: int, seed: int | random.Random | None = None
     does not give the discard, the drawn position leaves it out (it is the
     one tile of the set in no hand).
     """
+    return list(iter_sample_deals(view, n, seed))
+
+
+def iter_sample_deals(view: ViewLike, n: int | None,
+                      seed: int | random.Random | None = None) -> Iterator[Position]:
+    """The deals of `sample_deals` one at a time (endless with ``n`` None): a generator."""
     v = as_view(view)
-    if n < 0:
+    if n is not None and n < 0:
         raise PositionError("count", f"must be at least 0, not {n}", "INVALID_VALUE")
     rng = as_rng(seed)
     builder = _DealBuilder(v)
     table = v.completions
-    return [builder.position(table.sample(rng)) for _ in range(n)]
+    drawn = 0
+    while n is None or drawn < n:
+        yield builder.position(table.sample(rng))
+        drawn += 1
 
 
 def sample_hands(view: ViewLike, n: int,

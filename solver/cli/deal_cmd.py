@@ -6,10 +6,10 @@ import argparse
 import json
 import random
 import sys
-from typing import Any
+from typing import Any, Iterable
 
 from ..dealer import Dealer
-from ..deals import count_deals, iter_deals, sample_deals, tile_probabilities
+from ..deals import count_deals, iter_deals, iter_sample_deals, tile_probabilities
 from ..errors import PositionError
 from ..view import View
 from .common import EXIT_BAD_INPUT, EXIT_OK, emit_json, error_line, guarded, read_records
@@ -130,15 +130,15 @@ def run_view_deals(args: argparse.Namespace) -> int:
                 raise record.error
             view = View(record.data)
             if args.stats:
-                out: list[dict[str, Any]] = [{"count": count_deals(view),
-                                              "tile_probabilities": tile_probabilities(view)}]
+                out: Iterable[dict[str, Any]] = [{"count": count_deals(view),
+                                                  "tile_probabilities": tile_probabilities(view)}]
             elif args.all:
                 if count_deals(view) > args.limit:
                     raise PositionError("view", f"{count_deals(view)} consistent deals, more "
                                         f"than --limit {args.limit}", "TOO_MANY_DEALS")
-                out = [deal.to_json() for deal in iter_deals(view)]
+                out = (deal.to_json() for deal in iter_deals(view))
             else:
-                out = [deal.to_json() for deal in sample_deals(view, args.count, rng)]
+                out = (deal.to_json() for deal in iter_sample_deals(view, args.count, rng))
         except PositionError as exc:
             status = EXIT_BAD_INPUT
             emit_json({"error": exc.to_json()})
