@@ -32,6 +32,18 @@ def test_counts_are_exact():
     assert fixed.count() == rest
 
 
+def test_a_fixed_hand_deals_the_others_as_bid_advice_needs():
+    hand = ["6-6", "6-5", "5-5", "4-4", "3-3", "2-1", "0-0"]
+    moon = Dealer(game="moon", players=3, fixed={"E": hand})
+    assert moon.count() == math.factorial(15) // math.factorial(7) ** 2
+    seen = Counter()
+    for d in moon.deals(3000, 4):
+        assert sorted(T.NAMES[t] for t in d.hands[1]) == sorted(hand)
+        seen[T.NAMES[d.widow]] += 1
+    # The widow is each of the 15 other tiles with probability 1/15.
+    assert len(seen) == 15 and max(abs(k - 200) for k in seen.values()) < 4.5 * math.sqrt(200)
+
+
 def test_deals_are_valid_and_seeded():
     got = [d.to_json() for d in deals(20, 3)]
     assert got == [d.to_json() for d in Dealer().deals(20, 3)]
