@@ -19,6 +19,9 @@ from .view import View
 
 ViewLike = Union[View, Mapping[str, Any], str]
 
+#: 1 << tile.
+_BIT = tuple(1 << t for t in range(T.N_TILES))
+
 #: enumerate_deals refuses views with more consistent deals than this by default.
 DEFAULT_ENUMERATION_LIMIT = 100_000
 
@@ -57,13 +60,14 @@ class _DealBuilder:
         self.view = view
         self.template: Position | None = None
         self.viewer_hand = tuple(sorted(view.hand, reverse=True))
-        #: (place, seat, tiles the seat played) for every place that is a hand
-        self.hands_of = [(p, seat, T.tiles_of(view.played_by[seat]))
+        #: (place, seat, tiles the seat played, whether it is in play) for each hand place
+        self.hands_of = [(p, seat, T.tiles_of(view.played_by[seat]), seat in view.active_seats)
                          for p, seat in enumerate(view.place_seats) if seat is not None]
+        self.viewer_remaining = T.mask_of(view.remaining)
 
     def hands(self, places: list[list[int]]) -> dict[int, tuple[int, ...]]:
         hands = {self.view.seat: self.viewer_hand}
-        for p, seat, played in self.hands_of:
+        for p, seat, played, _ in self.hands_of:
             hands[seat] = tuple(sorted(played + places[p], reverse=True))
         return hands
 
@@ -72,7 +76,16 @@ class _DealBuilder:
         if self.template is None:
             self.template = Position(self._json(hands))
             return self.template
-        return self.template.with_hands(hands)
+        # A seat in play still holds exactly its unseen tiles.
+        remaining = [0, 0, 0, 0]
+        remaining[self.view.seat] = self.viewer_remaining
+        for p, seat, _, in_play in self.hands_of:
+            if in_play:
+                mask = 0
+                for t in places[p]:
+                    mask |= _BIT[t]
+                remaining[seat] = mask
+        return self.template.with_hands(hands, remaining)
 
     def _json(self, hands: dict[int, tuple[int, ...]]) -> dict[str, Any]:
         v = self.view

@@ -373,25 +373,30 @@ class Position:
         data["plays"] = [T.name_of(t) for t in plays]
         return Position(data)
 
-    def with_hands(self, hands: Mapping[int, Sequence[int]]) -> "Position":
+    def with_hands(self, hands: Mapping[int, Sequence[int]],
+                   remaining: Sequence[int] | None = None) -> "Position":
         """The same contract and plays on other hands, without checking them.
 
         For dealers of many deals of one view: the caller guarantees that
         ``hands`` (seat index -> 7 tiles, the seats of this position) is a
         valid deal on which the plays are legal, so nothing is replayed.
+        ``remaining`` (per seat, the mask of tiles still held; 0 for a seat
+        out of play) saves working it out when the caller knows it.
         """
         clone = Position.__new__(Position)
         clone.__dict__.update(self.__dict__)
         clone.hands = {s: tuple(hands[s]) for s in self.hands}
-        played = 0
-        for t in self.plays:
-            played |= _BIT[t]
-        remaining = [0, 0, 0, 0]
-        for seat in self.active_seats:
-            mask = 0
-            for t in clone.hands[seat]:
-                mask |= _BIT[t]
-            remaining[seat] = mask & ~played
+        if remaining is None:
+            played = 0
+            for t in self.plays:
+                played |= _BIT[t]
+            held = [0, 0, 0, 0]
+            for seat in self.active_seats:
+                mask = 0
+                for t in clone.hands[seat]:
+                    mask |= _BIT[t]
+                held[seat] = mask & ~played
+            remaining = held
         clone.remaining = tuple(remaining)
         return clone
 
