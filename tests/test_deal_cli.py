@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -133,3 +134,13 @@ def test_all_refuses_views_over_the_limit(tmp_path):
     path.write_text(json.dumps(case["view"]))
     done = t42("deal", "--view", str(path), "--all", "--limit", "10")
     assert_one_error_line(done, "more than --limit 10")
+
+
+def test_readme_example_view():
+    path = Path(__file__).resolve().parents[1] / "examples" / "view.json"
+    [stats] = lines(t42("deal", "--view", str(path), "--stats"))
+    assert stats["count"] == count_deals(path.read_text())
+    # W led 1-1 and N answered 2-2: N holds no one, whatever the deal.
+    ones = [t for t in stats["tile_probabilities"] if "1" in t]
+    assert ones and all(stats["tile_probabilities"][t]["N"] == 0.0 for t in ones)
+    assert all(sum(p.values()) == pytest.approx(1) for p in stats["tile_probabilities"].values())
