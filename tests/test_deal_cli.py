@@ -140,7 +140,7 @@ def test_readme_example_view():
     path = Path(__file__).resolve().parents[1] / "examples" / "view.json"
     [stats] = lines(t42("deal", "--view", str(path), "--stats"))
     assert stats["count"] == count_deals(path.read_text())
-    # W led 1-1 and N answered 2-2: N holds no one, whatever the deal.
-    ones = [t for t in stats["tile_probabilities"] if "1" in t]
+    # W led 1-1 and N answered 2-2: N holds no one (fours are trumps, not ones).
+    ones = [t for t in stats["tile_probabilities"] if "1" in t and "4" not in t]
     assert ones and all(stats["tile_probabilities"][t]["N"] == 0.0 for t in ones)
     assert all(sum(p.values()) == pytest.approx(1) for p in stats["tile_probabilities"].values())
