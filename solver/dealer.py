@@ -91,6 +91,9 @@ def _range(value: object, field: str) -> tuple[int, int]:
 class Dealer:
     """Deals of one game under fixed constraints; build once, deal many times.
 
+    ``game`` is ``"42"`` or ``"moon"``; ``players`` defaults to 4 for 42 and
+    3 for Moon (three-player Moon deals a widow too).
+
     ``fixed`` maps a seat (letter or index) to tiles it must hold (up to 7);
     ``trumps`` maps a seat to the (min, max) trumps of declaration ``trump``
     it holds, ``doubles`` to its (min, max) doubles (a single number means
@@ -98,7 +101,7 @@ class Dealer:
     (``NO_DEAL``) when no deal satisfies them.
     """
 
-    def __init__(self, game: str = "42", players: int = 4,
+    def __init__(self, game: str = "42", players: int | None = None,
                  fixed: Mapping[Any, Sequence[Any]] | None = None, trump: Any = None,
                  trumps: Mapping[Any, Any] | None = None,
                  doubles: Mapping[Any, Any] | None = None) -> None:
@@ -109,6 +112,8 @@ class Dealer:
         else:
             raise PositionError("game", f"unknown game {game!r} (\"42\" or \"moon\")",
                                 "UNKNOWN_GAME")
+        if players is None:
+            players = 3 if game == "moon" else 4
         if players not in (3, 4) or isinstance(players, bool) or (game == "42" and players != 4):
             raise PositionError("players", f"{'Moon' if game == 'moon' else '42'} is not "
                                 f"played by {players!r} players", "INVALID_VALUE")

@@ -26,7 +26,7 @@ def test_counts_are_exact():
     for k in range(8):
         dealer = Dealer(trump="sixes", trumps={"N": k})
         assert dealer.count() == math.comb(7, k) * math.comb(21, 7 - k) * rest
-    assert Dealer(game="moon", players=3).count() == \
+    assert Dealer(game="moon").count() == Dealer(game="moon", players=3).count() == \
         math.factorial(22) // math.factorial(7) ** 3
     fixed = Dealer(fixed={"W": ["6-6", "5-5", "4-4", "3-3", "2-2", "1-1", "0-0"]})
     assert fixed.count() == rest

@@ -83,9 +83,8 @@ def build_dealer(args: argparse.Namespace) -> Dealer:
         seat, tiles = _seat_value(text, "--hand")
         fixed[seat] = [t.strip() for t in tiles.split(",")]
     game = args.game.lower()
-    players = args.players if args.players is not None else (3 if game == "moon" else 4)
     try:
-        return Dealer(game=game, players=players, fixed=fixed, trump=args.trump,
+        return Dealer(game=game, players=args.players, fixed=fixed, trump=args.trump,
                       trumps=_bounds(args, "trumps"), doubles=_bounds(args, "doubles"))
     except PositionError as exc:
         # Name the option, not the Dealer argument: fixed.N[2] -> --hand N[2].
