@@ -117,7 +117,7 @@ def token_for(context: grpc.aio.ServicerContext) -> CancelToken:
     a call cancelled by the client (or by shutdown) cancels the token too.
     """
     remaining: Optional[float] = context.time_remaining()
-    deadline = time.monotonic() + max(remaining, 0.0) if remaining is not None else 0.0
+    deadline = time.monotonic() + remaining if remaining is not None else None
     token = CancelToken(deadline=deadline)
     context.add_done_callback(lambda _call: token.cancel())
     return token
