@@ -90,12 +90,13 @@ def test_an_engine_refuses_a_second_thread_while_it_searches():
     solver = DealSolver(Position(EXAMPLE), tt_bits=10)  # a small table: long searches
     engine = solver.engine
     token = CancelToken()
-    stop = threading.Event()
+    stop, started = threading.Event(), threading.Event()
     errors: list[BaseException] = []
 
     def search_until_stopped() -> None:
         try:
             while not stop.is_set():
+                started.set()
                 engine.exact(-1)
         except Aborted:  # the token below stops the last search
             pass
@@ -107,7 +108,10 @@ def test_an_engine_refuses_a_second_thread_while_it_searches():
     thread.start()
     refused = None
     try:
-        for _ in range(100_000):  # the searcher holds the engine nearly all the time
+        assert started.wait(60)
+        # The searcher holds the engine nearly all the time: the first tries find it busy
+        # (the bound only keeps a broken guard from looping for ever).
+        for _ in range(10_000_000):
             try:
                 engine.legal()
             except RuntimeError as exc:
