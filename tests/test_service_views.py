@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import urllib.request
+
 import grpc
 import pytest
+from google.protobuf import json_format
 
 from grpc_helpers import assert_invalid, bad_request
 from server.convert import ENUM_OF_PLACE, view_from_json, view_to_json
+from server.launcher import ServerProcess
 from solver import PositionError
 from solver.deals import count_deals, tile_probabilities
 from texas42.v1 import position_pb2 as pb
@@ -81,3 +85,17 @@ def test_bad_view_field_paths_are_proto_paths(stub):
                    "view.seat", "MISSING_FIELD")
     assert_invalid(lambda: stub.CountDeals(view_pb.CountDealsRequest(view=view_pb.View(
         seat=9)), timeout=30), "view.seat", "UNKNOWN_SEAT")
+
+
+def test_count_deals_over_connect_http_json():
+    """The same RPC through the server's Connect HTTP/JSON face (POST, JSON body)."""
+    case = read_cases("views.jsonl")[0]
+    body = json_format.MessageToJson(view_pb.CountDealsRequest(view=view_from_json(case["view"])))
+    with ServerProcess("--workers", "1", "--http-port", "0") as proc:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{proc.http_port}/texas42.v1.HintService/CountDeals",
+            data=body.encode(), headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            answer = json_format.Parse(response.read(), view_pb.CountDealsResponse())
+    assert answer.count == case["expect"]["count"]
+    assert_probabilities_match(as_probabilities(answer), case["expect"]["tile_probabilities"])
