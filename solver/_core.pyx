@@ -13,7 +13,8 @@ search runs with the GIL released.
 """
 
 from libc.stdlib cimport calloc, free
-from libc.stdint cimport uint32_t, int8_t, int64_t
+from libc.string cimport memset
+from libc.stdint cimport uint32_t, uint8_t, int8_t, int64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from *:
@@ -29,6 +30,10 @@ cdef enum:
     POS_INF = 1000
 
 ctypedef uint32_t mask_t
+
+# log2 of the table entries a search with this many tricks left wants: enough
+# for the trick-boundary states it visits, no more (a table is zeroed when made).
+cdef int[8] TABLE_BITS = [4, 4, 8, 11, 13, 15, 17, 18]
 
 cdef struct Tables:
     int nactive
@@ -61,13 +66,16 @@ cdef struct TTEntry:
     int8_t lower
     int8_t upper
     int8_t best
-    int8_t depth        # tricks left: deeper entries saved more work, so they stay
+    uint8_t meta        # tricks left (low 3 bits) and the table generation (high 5)
 
 cdef struct Search:
     Tables* T
     State st
     TTEntry* tt
     int tt_shift
+    int tt_bits         # log2 of the entries allocated (0: not yet allocated)
+    int tt_max_bits     # the most the engine may allocate
+    uint8_t gen         # current generation, pre-shifted (multiple of 8)
     int64_t nodes
     int aborted
     int* cancel_flag
@@ -244,28 +252,45 @@ cdef inline TTEntry* tt_bucket(Search* e, uint32_t key) noexcept nogil:
     return &e.tt[((<uint32_t>(key * 2654435761u)) >> e.tt_shift) << 1]
 
 
+cdef enum:
+    GEN_STEP = 8        # the generation lives above the 3 bits of tricks left
+    DEPTH_BITS = 7
+
+
+cdef inline int tt_live(Search* e, TTEntry* ent, uint32_t key) noexcept nogil:
+    return ent.key == key and (ent.meta & ~DEPTH_BITS) == e.gen
+
+
+cdef inline int tt_worth(Search* e, TTEntry* ent) noexcept nogil:
+    """How much an entry is worth keeping: its tricks left, -1 if from an older generation."""
+    if (ent.meta & ~DEPTH_BITS) != e.gen:
+        return -1
+    return ent.meta & DEPTH_BITS
+
+
 cdef inline TTEntry* tt_find(Search* e, uint32_t key) noexcept nogil:
     cdef TTEntry* b = tt_bucket(e, key)
-    if b[0].key == key:
+    if tt_live(e, &b[0], key):
         return &b[0]
-    if b[1].key == key:
+    if tt_live(e, &b[1], key):
         return &b[1]
     return NULL
 
 
 cdef inline TTEntry* tt_slot(Search* e, uint32_t key, int avail, int tricks_left) noexcept nogil:
-    """The entry for key, or a fresh one replacing the bucket's shallower entry."""
+    """The entry for key, or a fresh one replacing the bucket's less valuable entry."""
     cdef TTEntry* b = tt_bucket(e, key)
     cdef TTEntry* ent
-    if b[0].key == key:
+    if tt_live(e, &b[0], key):
         return &b[0]
-    if b[1].key == key:
+    if tt_live(e, &b[1], key):
         return &b[1]
-    ent = &b[0] if b[0].depth <= b[1].depth else &b[1]
+    ent = &b[0] if tt_worth(e, &b[0]) <= tt_worth(e, &b[1]) else &b[1]
     ent.key = key
     ent.lower = 0
     ent.upper = avail
-    ent.depth = tricks_left
+    ent.best = -1
+    ent.meta = e.gen | tricks_left
     return ent
 
 
@@ -500,10 +525,10 @@ cdef class Engine:
 
     def __cinit__(self, rules, seats_in_order, maximizer, scorer, int tt_bits=18):
         self.T = <Tables*> calloc(1, sizeof(Tables))
-        self.e.tt = <TTEntry*> calloc((<size_t>1) << tt_bits, sizeof(TTEntry))
-        if self.T == NULL or self.e.tt == NULL:
+        if self.T == NULL:
             raise MemoryError()
-        self.e.tt_shift = 32 - (tt_bits - 1)
+        # The transposition table is allocated by the first search (see _table).
+        self.e.tt_max_bits = max(2, min(tt_bits, 26))
         self.e.T = self.T
         self._load_tables(rules, seats_in_order, maximizer, scorer)
 
@@ -576,6 +601,37 @@ cdef class Engine:
                     m |= (<mask_t>1) << t
         return m
 
+    cdef _table(self):
+        """Allocate (or grow) the table to suit the tricks left before a search.
+
+        A late position needs a few hundred entries, not 2 MiB, and a
+        calloc'ed table costs its size in zeroing, so the table grows with
+        the positions the engine is asked about.
+        """
+        cdef int bits = min(self.e.tt_max_bits, TABLE_BITS[min(max(self.e.st.tricks_left, 0), 7)])
+        if bits <= self.e.tt_bits:
+            return
+        free(self.e.tt)
+        self.e.tt = <TTEntry*> calloc((<size_t>1) << bits, sizeof(TTEntry))
+        if self.e.tt == NULL:
+            self.e.tt_bits = 0
+            raise MemoryError()
+        self.e.tt_bits = bits
+        self.e.tt_shift = 32 - (bits - 1)
+        self.e.gen = 0
+
+    def clear(self):
+        """Forget everything the table learned: call before loading another deal.
+
+        A table key is the set of tiles still held plus the leader, which
+        names the same state only while every tile keeps its owner. Clearing
+        moves to a new generation (older entries no longer match), so it
+        costs nothing; the table is zeroed once every 32 clears.
+        """
+        self.e.gen = <uint8_t> (self.e.gen + GEN_STEP)
+        if self.e.gen == 0 and self.e.tt != NULL:
+            memset(self.e.tt, 0, ((<size_t>1) << self.e.tt_bits) * sizeof(TTEntry))
+
     def set_state(self, hands, int leader, trick, int sofar, int avail, int tricks_left):
         """Load a position: hands (4 masks, inactive seats 0), trick [(seat, tile)], points."""
         cdef State* s = &self.e.st
@@ -640,10 +696,12 @@ cdef class Engine:
         cdef State* s = &self.e.st
         if s.tricks_left == 0:
             return []
+        self._table()
         n = order_moves(&self.e, legal_now(&self.e), tt_move(&self.e), moves)
         return [moves[i] for i in range(n)]
 
     cdef _start(self):
+        self._table()
         # A token that is already spent stops even a search too small to poll it.
         if should_stop(&self.e):
             raise Aborted()
