@@ -54,6 +54,9 @@ cdef struct Tables:
     int count[NT]
     int trick_points
     int likes[4][4]             # 1 when seat a wants the trick to go to seat b
+    mask_t matched[NCTX][NT]    # other tiles as strong as t when suit c is led
+    mask_t absolute             # tiles with the same nonzero power whatever is led
+    int free_lead               # 1 when the leader may lead any tile
     Ordering order[4]           # move-ordering weights of each seat
     mask_t compat[NT]           # tiles that can be interchangeable with t
     mask_t between[NT][NT]      # tiles whose presence tells a from b
@@ -347,13 +350,50 @@ cdef inline int last_trick(Search* e) noexcept nogil:
     return v
 
 
+cdef inline int sure_points(Search* e, int* lower) noexcept nogil:
+    """Points each side is sure of at a trick boundary, from tiles that cannot lose.
+
+    A tile nobody else can match whatever suit is led (the top trumps still
+    out) takes the trick it is played to, so its holder wins one trick per
+    such tile. The leader can also cash, one after the other, every tile
+    nobody else can match in the suit it leads (when that seat wants tricks
+    at all). Each sure trick brings the trick's points and the tile's count.
+    At most one seat of a side has such tiles (a higher tile of the other
+    seat would spoil them), so the tricks are distinct. Sets lower[0] to the
+    scoring side's sure points and returns the other side's.
+    """
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef mask_t held = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
+    cdef mask_t m, others
+    cdef int x, t, pts, scoring = 0, other = 0, cash
+    for x in range(4):
+        if s.hand[x] == 0:
+            continue
+        others = held & ~s.hand[x]
+        cash = x == s.leader and T.free_lead and T.likes[x][x]
+        m = s.hand[x] if cash else s.hand[x] & T.absolute
+        pts = 0
+        while m:
+            t = __builtin_ctz(m)
+            m &= m - 1
+            if (others & T.matched[T.lead_suit[t]][t]) == 0:
+                pts += T.trick_points + T.count[t]
+        if T.scorer[x]:
+            scoring += pts
+        else:
+            other += pts
+    lower[0] = scoring
+    return other
+
+
 cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the final value of the scoring side."""
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef TTEntry* ent = NULL
     cdef uint32_t key = 0
-    cdef int lo, hi, ttbest = -1, alpha0, beta0
+    cdef int lo, hi, ttbest = -1, alpha0, beta0, sure
     cdef int seat, n, i, t, b, v, best, bestmove = -1, skip, is_max
     cdef int moves[8]
     cdef mask_t searched = 0, blockers, cand
@@ -386,6 +426,12 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
             if hi < beta:
                 beta = hi
             ttbest = ent.best
+        hi = s.sofar + s.avail - sure_points(e, &sure)
+        lo = s.sofar + sure
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
     alpha0 = alpha
     beta0 = beta
 
@@ -585,6 +631,17 @@ cdef class Engine:
                 T.tiers[c][k] = rules.tiers[c][k]
             for t in range(NT):
                 T.power[c][t] = rules.power[c][t]
+        for c in range(NCTX):
+            for t in range(NT):
+                T.matched[c][t] = 0
+                for b in range(NT):
+                    if b != t and T.power[c][b] >= T.power[c][t]:
+                        T.matched[c][t] |= (<mask_t>1) << b
+        T.absolute = 0
+        for t in range(NT):
+            if T.power[0][t] > 0 and all(T.power[c][t] == T.power[0][t] for c in range(NCTX)):
+                T.absolute |= (<mask_t>1) << t
+        T.free_lead = T.ntiers[LEAD_CTX] == 0
         # A trick won by seat b raises the value when b scores; that is what
         # seat a wants when a maximises. In nello nobody wants a trick himself.
         for a in range(4):
