@@ -91,6 +91,7 @@ cdef struct Search:
     int tt_max_bits     # the most the engine may allocate
     uint8_t gen         # current generation, pre-shifted (multiple of 8)
     int64_t nodes
+    mask_t own[4]       # tiles known to belong to each seat (held when loaded)
     int aborted
     int* cancel_flag
     double deadline
@@ -277,9 +278,45 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
     return n
 
 
-cdef inline uint32_t boundary_key(Search* e) noexcept nogil:
+cdef uint32_t boundary_key(Search* e) noexcept nogil:
+    """Table key of a trick-boundary state: the tiles held, and the leader.
+
+    Each hand is first put in a canonical form: a tile is swapped for a
+    lower-numbered tile of the same seat already played when the two are
+    interchangeable now (see alike), so states that differ only in which of
+    such tiles was played share one entry (as in partition search). Only
+    tiles known to be the seat's (held when the engine was loaded) count.
+    """
     cdef State* s = &e.st
-    return (s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]) | (<uint32_t>s.leader << 28)
+    cdef Tables* T = e.T
+    cdef mask_t held = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
+    cdef mask_t key = held, gone, m, cand, others, swap
+    cdef int x, a, b
+    cdef uint16_t live
+    for x in range(4):
+        gone = e.own[x] & ~held
+        if gone == 0 or s.hand[x] == 0:
+            continue
+        others = held & ~s.hand[x]
+        live = 0xFFFF
+        m = s.hand[x]
+        while m:
+            a = __builtin_ctz(m)
+            m &= m - 1
+            cand = T.kin[a] & gone & (((<mask_t>1) << a) - 1)
+            if cand == 0:
+                continue
+            if live == 0xFFFF:
+                live = live_suits(e, others)
+            while cand:
+                b = __builtin_ctz(cand)
+                cand &= cand - 1
+                if alike(T, a, b, live, others):
+                    swap = ((<mask_t>1) << a) | ((<mask_t>1) << b)
+                    key ^= swap
+                    gone ^= swap
+                    break
+    return key | (<uint32_t>s.leader << 28)
 
 
 cdef inline TTEntry* tt_bucket(Search* e, uint32_t key) noexcept nogil:
@@ -375,39 +412,39 @@ cdef inline uint16_t live_suits(Search* e, mask_t others) noexcept nogil:
     return live
 
 
+cdef inline int alike(Tables* T, int a, int b, uint16_t live, mask_t blockers) noexcept nogil:
+    """Are tiles a and b of one seat (same count and lead suit) interchangeable?
+
+    They are when, in every suit they can still meet other tiles in (the
+    live suits and their own lead suit), they follow alike and no tile of
+    another hand or of this trick ranks between them: every trick then goes
+    the same way with either, although tiles between them once stood there.
+    """
+    cdef int c, pa, pb, hi, lo
+    cdef uint16_t suits = live | (1 << T.lead_suit[a])
+    cdef mask_t pair = ((<mask_t>1) << a) | ((<mask_t>1) << b)
+    if T.differ[a][b] & suits:
+        return 0
+    while suits:
+        c = __builtin_ctz(suits)
+        suits &= suits - 1
+        pa = T.power[c][a]
+        pb = T.power[c][b]
+        if pa == pb:
+            continue
+        hi, lo = (a, b) if pa > pb else (b, a)
+        if T.stronger[c][lo] & ~T.stronger[c][hi] & blockers & ~pair:
+            return 0
+    return 1
+
+
 cdef inline int any_alike(Search* e, int a, mask_t cand, uint16_t live,
                           mask_t blockers) noexcept nogil:
-    """Is tile a interchangeable with one of the tiles in cand (all of the same
-    count and lead suit), now that the tiles between them may be gone?
-
-    Two tiles of one seat are one move when, in every suit they can still
-    meet other tiles in (the live suits and their own lead suit), they follow
-    alike and no tile of another hand or of this trick ranks between them:
-    every trick then goes the same way with either.
-    """
-    cdef Tables* T = e.T
-    cdef int b, c, pa, pb, hi, lo
-    cdef uint16_t suits
-    cdef mask_t pair
+    """Is tile a interchangeable with one of the tiles in cand?"""
     while cand:
-        b = __builtin_ctz(cand)
-        cand &= cand - 1
-        suits = live | (1 << T.lead_suit[a])
-        if T.differ[a][b] & suits:
-            continue
-        pair = ((<mask_t>1) << a) | ((<mask_t>1) << b)
-        while suits:
-            c = __builtin_ctz(suits)
-            suits &= suits - 1
-            pa = T.power[c][a]
-            pb = T.power[c][b]
-            if pa == pb:
-                continue
-            hi, lo = (a, b) if pa > pb else (b, a)
-            if T.stronger[c][lo] & ~T.stronger[c][hi] & blockers & ~pair:
-                break
-        else:
+        if alike(e.T, a, __builtin_ctz(cand), live, blockers):
             return 1
+        cand &= cand - 1
     return 0
 
 
@@ -444,8 +481,68 @@ cdef inline int sure_points(Search* e, int* lower) noexcept nogil:
             scoring += pts
         else:
             other += pts
+    next_trick(e, &scoring, &other)
     lower[0] = scoring
     return other
+
+
+cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
+    """Raise the sure points by the next trick alone, when whatever the leader
+    leads one side is sure to take it: the leader's side with a lead no
+    other seat can beat by following legally (the trick and that tile's
+    count), the other side when every lead can be beaten by one of them."""
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef int L = s.leader, t, c, p, o, k, win_pts = 0, all_lost = 1, their, ours, pw
+    cdef mask_t leads, m
+    cdef int best[4][NCTX]
+    if not T.likes[L][L]:
+        return
+    for o in range(4):
+        if s.hand[o] and not T.likes[o][o]:
+            return          # a seat that does not fight for tricks: no sure outcome
+        for c in range(NCTX):
+            best[o][c] = -1
+    leads = legal_mask(T, s.hand[L], LEAD_CTX)
+    while leads:
+        t = __builtin_ctz(leads)
+        leads &= leads - 1
+        c = T.lead_suit[t]
+        p = T.power[c][t]
+        their = 0
+        ours = p
+        for o in range(4):
+            if o == L or s.hand[o] == 0:
+                continue
+            if best[o][c] < 0:
+                m = legal_mask(T, s.hand[o], c)
+                pw = 0
+                while m:
+                    k = T.power[c][__builtin_ctz(m)]
+                    m &= m - 1
+                    if k > pw:
+                        pw = k
+                best[o][c] = pw
+            if T.likes[L][o]:
+                if best[o][c] > ours:
+                    ours = best[o][c]
+            elif best[o][c] > their:
+                their = best[o][c]
+        if their <= p:     # equal powers only in sevens, where the lead wins
+            if T.trick_points + T.count[t] > win_pts:
+                win_pts = T.trick_points + T.count[t]
+        if their <= ours:
+            all_lost = 0
+    if T.scorer[L]:
+        if win_pts > scoring[0]:
+            scoring[0] = win_pts
+        if all_lost and T.trick_points > other[0]:
+            other[0] = T.trick_points
+    else:
+        if win_pts > other[0]:
+            other[0] = win_pts
+        if all_lost and T.trick_points > scoring[0]:
+            scoring[0] = T.trick_points
 
 
 cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
@@ -763,6 +860,7 @@ cdef class Engine:
         self.e.gen = 0
 
     def clear(self):
+        cdef int i
         """Forget everything the table learned: call before loading another deal.
 
         A table key is the set of tiles still held plus the leader, which
@@ -771,6 +869,8 @@ cdef class Engine:
         costs nothing; the table is zeroed once every 32 clears.
         """
         self.e.gen = <uint8_t> (self.e.gen + GEN_STEP)
+        for i in range(4):
+            self.e.own[i] = 0
         if self.e.gen == 0 and self.e.tt != NULL:
             memset(self.e.tt, 0, ((<size_t>1) << self.e.tt_bits) * sizeof(TTEntry))
 
@@ -780,10 +880,12 @@ cdef class Engine:
         cdef int i
         for i in range(4):
             s.hand[i] = hands[i]
+            self.e.own[i] |= s.hand[i]
         s.ntrick = len(trick)
         for i in range(s.ntrick):
             s.trick_seat[i] = trick[i][0]
             s.trick_tile[i] = trick[i][1]
+            self.e.own[s.trick_seat[i]] |= (<mask_t>1) << s.trick_tile[i]
         s.leader = leader
         s.to_move = leader if s.ntrick == 0 else self.T.next_seat[s.trick_seat[s.ntrick - 1]]
         s.sofar = sofar
