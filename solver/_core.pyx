@@ -933,6 +933,16 @@ cdef class Engine:
     def nodes(self) -> int:
         return self.e.nodes
 
+    def sure_bounds(self):
+        """(lower, upper) bounds on the final value from the sure tricks alone,
+        at a trick boundary; None mid-trick. Used to test the bound."""
+        cdef int lower, other
+        cdef State* s = &self.e.st
+        if s.ntrick != 0 or s.tricks_left == 0:
+            return None
+        other = sure_points(&self.e, &lower)
+        return (s.sofar + lower, s.sofar + s.avail - other)
+
     def legal(self):
         """Legal tiles of the seat to move, best-looking first (table move first)."""
         cdef int moves[8]
