@@ -585,6 +585,10 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
             if hi < beta:
                 beta = hi
             ttbest = ent.best
+            if ttbest >= 0 and not (s.hand[s.to_move] >> ttbest) & 1:
+                # Stored for the canonical hand: the held tile it stands for.
+                cand = T.kin[ttbest] & s.hand[s.to_move]
+                ttbest = __builtin_ctz(cand) if cand else -1
         hi = s.sofar + s.avail - sure_points(e, &sure)
         lo = s.sofar + sure
         if lo >= beta:
@@ -691,24 +695,24 @@ cdef int exact_value(Search* e, int guess, int lower, int upper) noexcept nogil:
 cdef int score_children(Search* e, int* tiles, int* values) noexcept nogil:
     """Exact value after each legal move of the current state; returns the move count.
 
-    The position's own value bounds every child (no child of a max node is
-    worth more), which keeps the searches for the weaker moves short.
+    The most promising move first; each later move's first guess is the
+    best value found so far (the position's value, when it is an optimal
+    move, settles in one probe). Searching the position itself first to
+    bound the children costs more than it saves.
     """
     cdef State saved = e.st
     cdef State* s = &e.st
     cdef int n, i, best, lower, upper
     cdef int is_max = e.T.maximizer[s.to_move]
-    best = exact_value(e, -1, s.sofar, s.sofar + s.avail)
+    best = -1
     n = order_moves(e, legal_now(e), tt_move(e), tiles)
     for i in range(n):
         play(e, tiles[i])
         lower = s.sofar
         upper = s.sofar + s.avail
-        if is_max and best < upper:
-            upper = best
-        if not is_max and best > lower:
-            lower = best
         values[i] = exact_value(e, best, lower, upper)
+        if best < 0 or (is_max and values[i] > best) or (not is_max and values[i] < best):
+            best = values[i]
         e.st = saved
         if e.aborted:
             break
