@@ -33,7 +33,7 @@ ctypedef uint32_t mask_t
 
 # log2 of the table entries a search with this many tricks left wants: enough
 # for the trick-boundary states it visits, no more (a table is zeroed when made).
-cdef int[8] TABLE_BITS = [4, 4, 8, 11, 13, 15, 17, 18]
+cdef int[8] TABLE_BITS = [4, 4, 8, 11, 13, 15, 16, 17]
 
 cdef struct Ordering:
     int base[2][2]      # [lead, follow][mover, other seat takes the trick it wants]
@@ -57,9 +57,11 @@ cdef struct Tables:
     mask_t matched[NCTX][NT]    # other tiles as strong as t when suit c is led
     mask_t absolute             # tiles with the same nonzero power whatever is led
     int free_lead               # 1 when the leader may lead any tile
+    int max_count               # the largest count of a tile
     Ordering order[4]           # move-ordering weights of each seat
     mask_t kin[NT]              # tiles of t's count and lead suit: candidates to be alike
     uint16_t differ[NT][NT]     # suits in which a and b follow or can win differently
+    uint16_t spread[NT][NT]     # suits in which a tile could rank between a and b
     mask_t stronger[NCTX][NT]   # tiles stronger than t when suit c is led
     mask_t leads[NCTX]          # tiles that lead suit c
     uint16_t always_live        # suits to check whoever holds what (the leader's tiers)
@@ -304,14 +306,10 @@ cdef uint32_t boundary_key(Search* e) noexcept nogil:
             a = __builtin_ctz(m)
             m &= m - 1
             cand = T.kin[a] & gone & (((<mask_t>1) << a) - 1)
-            if cand == 0:
-                continue
-            if live == 0xFFFF:
-                live = live_suits(e, others)
             while cand:
                 b = __builtin_ctz(cand)
                 cand &= cand - 1
-                if alike(T, a, b, live, others):
+                if alike(e, a, b, &live, others, others):
                     swap = ((<mask_t>1) << a) | ((<mask_t>1) << b)
                     key ^= swap
                     gone ^= swap
@@ -412,37 +410,43 @@ cdef inline uint16_t live_suits(Search* e, mask_t others) noexcept nogil:
     return live
 
 
-cdef inline int alike(Tables* T, int a, int b, uint16_t live, mask_t blockers) noexcept nogil:
+cdef inline int alike(Search* e, int a, int b, uint16_t* live, mask_t others,
+                      mask_t blockers) noexcept nogil:
     """Are tiles a and b of one seat (same count and lead suit) interchangeable?
 
     They are when, in every suit they can still meet other tiles in (the
     live suits and their own lead suit), they follow alike and no tile of
     another hand or of this trick ranks between them: every trick then goes
     the same way with either, although tiles between them once stood there.
+    ``live`` is worked out on first need (0xFFFF until then) from ``others``,
+    the tiles of the other hands.
     """
-    cdef int c, pa, pb, hi, lo
-    cdef uint16_t suits = live | (1 << T.lead_suit[a])
-    cdef mask_t pair = ((<mask_t>1) << a) | ((<mask_t>1) << b)
-    if T.differ[a][b] & suits:
-        return 0
+    cdef Tables* T = e.T
+    cdef int c, hi, lo
+    cdef uint16_t suits
+    cdef mask_t pair
+    if T.differ[a][b]:
+        if live[0] == 0xFFFF:
+            live[0] = live_suits(e, others)
+        if T.differ[a][b] & (live[0] | (1 << T.lead_suit[a])):
+            return 0
+    # Checking a dead suit too is merely cautious, and saves working out live.
+    suits = T.spread[a][b]
+    pair = ((<mask_t>1) << a) | ((<mask_t>1) << b)
     while suits:
         c = __builtin_ctz(suits)
         suits &= suits - 1
-        pa = T.power[c][a]
-        pb = T.power[c][b]
-        if pa == pb:
-            continue
-        hi, lo = (a, b) if pa > pb else (b, a)
+        hi, lo = (a, b) if T.power[c][a] > T.power[c][b] else (b, a)
         if T.stronger[c][lo] & ~T.stronger[c][hi] & blockers & ~pair:
             return 0
     return 1
 
 
-cdef inline int any_alike(Search* e, int a, mask_t cand, uint16_t live,
+cdef inline int any_alike(Search* e, int a, mask_t cand, uint16_t* live, mask_t others,
                           mask_t blockers) noexcept nogil:
     """Is tile a interchangeable with one of the tiles in cand?"""
     while cand:
-        if alike(e.T, a, __builtin_ctz(cand), live, blockers):
+        if alike(e, a, __builtin_ctz(cand), live, others, blockers):
             return 1
         cand &= cand - 1
     return 0
@@ -481,7 +485,6 @@ cdef inline int sure_points(Search* e, int* lower) noexcept nogil:
             scoring += pts
         else:
             other += pts
-    next_trick(e, &scoring, &other)
     lower[0] = scoring
     return other
 
@@ -551,7 +554,7 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     cdef Tables* T = e.T
     cdef TTEntry* ent = NULL
     cdef uint32_t key = 0
-    cdef int lo, hi, ttbest = -1, alpha0, beta0, sure
+    cdef int lo, hi, ttbest = -1, alpha0, beta0, sure, other
     cdef int seat, n, i, t, v, best, bestmove = -1, is_max
     cdef int moves[8]
     cdef mask_t searched = 0, blockers, cand
@@ -589,12 +592,20 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
                 # Stored for the canonical hand: the held tile it stands for.
                 cand = T.kin[ttbest] & s.hand[s.to_move]
                 ttbest = __builtin_ctz(cand) if cand else -1
-        hi = s.sofar + s.avail - sure_points(e, &sure)
-        lo = s.sofar + sure
-        if lo >= beta:
-            return lo
-        if hi <= alpha:
-            return hi
+        other = sure_points(e, &sure)
+        if s.sofar + sure >= beta:
+            return s.sofar + sure
+        if s.sofar + s.avail - other <= alpha:
+            return s.sofar + s.avail - other
+        # The next trick alone adds at most a trick and one tile's count:
+        # look at it only when that could end the search here.
+        if s.sofar + T.trick_points + T.max_count >= beta or \
+                s.sofar + s.avail - T.trick_points - T.max_count <= alpha:
+            next_trick(e, &sure, &other)
+            if s.sofar + sure >= beta:
+                return s.sofar + sure
+            if s.sofar + s.avail - other <= alpha:
+                return s.sofar + s.avail - other
     alpha0 = alpha
     beta0 = beta
 
@@ -614,11 +625,8 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     for i in range(n):
         t = moves[i]
         cand = T.kin[t] & searched
-        if cand:
-            if live == 0xFFFF:
-                live = live_suits(e, blockers)
-            if any_alike(e, t, cand, live, blockers | trick_mask(e)):
-                continue
+        if cand and any_alike(e, t, cand, &live, blockers, blockers | trick_mask(e)):
+            continue
         searched |= (<mask_t>1) << t
         saved = s[0]
         play(e, t)
@@ -801,6 +809,7 @@ cdef class Engine:
             if T.power[0][t] > 0 and all(T.power[c][t] == T.power[0][t] for c in range(NCTX)):
                 T.absolute |= (<mask_t>1) << t
         T.free_lead = T.ntiers[LEAD_CTX] == 0
+        T.max_count = max([T.count[t] for t in range(NT)])
         # A trick won by seat b raises the value when b scores; that is what
         # seat a wants when a maximises. In nello nobody wants a trick himself.
         for a in range(4):
@@ -827,9 +836,27 @@ cdef class Engine:
         for a in range(NT):
             T.kin[a] = 0
             for b in range(NT):
-                T.differ[a][b] = self._differ(a, b)
+                T.differ[a][b] = 0
+                T.spread[a][b] = 0
                 if a != b and T.count[a] == T.count[b] and T.lead_suit[a] == T.lead_suit[b]:
+                    T.differ[a][b] = self._differ(a, b)
+                    if T.differ[a][b] & (1 << T.lead_suit[a]):
+                        continue    # they differ in their own suit: never alike
                     T.kin[a] |= (<mask_t>1) << b
+                    T.spread[a][b] = self._spread(a, b)
+
+    cdef uint16_t _spread(self, int a, int b):
+        """Suits in which both tiles can win with different powers; for two
+        tiles of the same power whatever is led (trumps) one suit tells it all."""
+        cdef Tables* T = self.T
+        cdef int c
+        cdef uint16_t d = 0
+        if (T.absolute >> a) & (T.absolute >> b) & 1:
+            return (1 << T.lead_suit[a]) if T.power[0][a] != T.power[0][b] else 0
+        for c in range(NCTX):
+            if T.power[c][a] and T.power[c][b] and T.power[c][a] != T.power[c][b]:
+                d |= 1 << c
+        return d
 
     cdef uint16_t _differ(self, int a, int b):
         """Suits in which a and b have different follow duties, or one can win and the other not."""
@@ -945,6 +972,7 @@ cdef class Engine:
         if s.ntrick != 0 or s.tricks_left == 0:
             return None
         other = sure_points(&self.e, &lower)
+        next_trick(&self.e, &lower, &other)
         return (s.sofar + lower, s.sofar + s.avail - other)
 
     def legal(self):
