@@ -35,6 +35,11 @@ ctypedef uint32_t mask_t
 # for the trick-boundary states it visits, no more (a table is zeroed when made).
 cdef int[8] TABLE_BITS = [4, 4, 8, 11, 13, 15, 16, 17]
 
+cdef enum:
+    # Keys are put in canonical form from this many tricks left: the states
+    # two tricks from the end are the most numerous and cheapest to search again.
+    CANONICAL_TRICKS = 3
+
 cdef struct Ordering:
     int base[2][2]      # [lead, follow][mover, other seat takes the trick it wants]
     int power[2][2]     # per power point of the tile played, same cases
@@ -287,7 +292,8 @@ cdef uint32_t boundary_key(Search* e) noexcept nogil:
     lower-numbered tile of the same seat already played when the two are
     interchangeable now (see alike), so states that differ only in which of
     such tiles was played share one entry (as in partition search). Only
-    tiles known to be the seat's (held when the engine was loaded) count.
+    tiles known to be the seat's (held when the engine was loaded) count,
+    and only with CANONICAL_TRICKS or more tricks left.
     """
     cdef State* s = &e.st
     cdef Tables* T = e.T
@@ -295,6 +301,8 @@ cdef uint32_t boundary_key(Search* e) noexcept nogil:
     cdef mask_t key = held, gone, m, cand, others, swap
     cdef int x, a, b
     cdef uint16_t live
+    if s.tricks_left < CANONICAL_TRICKS:
+        return key | (<uint32_t>s.leader << 28)
     for x in range(4):
         gone = e.own[x] & ~held
         if gone == 0 or s.hand[x] == 0:
