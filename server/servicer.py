@@ -28,7 +28,8 @@ from texas42.v1 import hint_service_pb2_grpc as service_grpc
 from texas42.v1 import position_pb2 as pb
 
 from . import convert, status
-from .pool import Overloaded, SolverPool, deadline_passed, token_for
+from .deadlines import CallDeadline
+from .pool import Overloaded, SolverPool, token_for
 from .telemetry import log_event
 
 T = TypeVar("T")
@@ -157,9 +158,10 @@ class HintServicer(service_grpc.HintServiceServicer):
         ``field_path`` maps the JSON field path of a `PositionError` to the
         request's field path (by default: the request's ``position``).
         """
+        deadline = CallDeadline.of(context)
         try:
             with self.pool.admit():
-                token = token_for(context)
+                token = token_for(context, deadline)
                 try:
                     return await body(token)
                 except asyncio.CancelledError:
@@ -172,7 +174,7 @@ class HintServicer(service_grpc.HintServiceServicer):
                 field_path(exc.field), convert.proto_reason(exc.reason), exc.code))
         except SearchCancelled:
             failure = (grpc.StatusCode.DEADLINE_EXCEEDED, "deadline passed during the search") \
-                if deadline_passed(context) else (grpc.StatusCode.CANCELLED, "search cancelled")
+                if deadline.expired() else (grpc.StatusCode.CANCELLED, "search cancelled")
         except Exception as exc:  # never let a bug surface as UNKNOWN
             log_event("internal_error", error=repr(exc), traceback=traceback.format_exc())
             failure = grpc.StatusCode.INTERNAL, "internal error"

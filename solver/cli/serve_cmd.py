@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -49,21 +50,27 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds calls in flight get to finish on SIGTERM (default 10)")
     p.add_argument("--metrics-port", type=_int_in(0, 65535), default=None,
                    help="serve Prometheus metrics on this HTTP port (0: a free one)")
+    p.add_argument("--http-port", type=_int_in(0, 65535), default=None,
+                   help="also serve the API over HTTP/JSON (Connect) and the web page on "
+                        "this port (0: a free one, logged at start)")
     p.set_defaults(run=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
     """Start the server and block until it has shut down."""
+    # The server writes its own JSON log; gRPC's C core would add unstructured lines
+    # (a busy port would print two). GRPC_VERBOSITY set by the user still wins.
+    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     from server import ServerConfig, ServerError, run
 
     config = ServerConfig(host=args.host, port=args.port, workers=args.workers or 0,
                           max_queue=args.max_queue, grace=args.grace,
-                          metrics_port=args.metrics_port)
+                          metrics_port=args.metrics_port, http_port=args.http_port)
     try:
         run(config)
-    except ServerError as exc:
+    except ServerError as exc:  # a busy port (gRPC or metrics): one line, like bad options
         print(f"t42: error: {exc}", file=sys.stderr)
-        return 1
+        return 2
     except KeyboardInterrupt:
         return 130
     return 0
