@@ -75,12 +75,11 @@ def parse_game(value: object, field: str = "game") -> str:
                         "UNKNOWN_GAME")
 
 
-def _reject_hand_tile(tile: int, where: str, seen: dict[int, tuple[str, int]]) -> None:
+def _reject_hand_tile(tile: int, where: str, seen: dict[int, str]) -> None:
     """The error for a tile of a hand that is a duplicate or outside the tile set."""
     if tile in seen:
-        hand, i = seen[tile]
         raise PositionError(where, f"tile {T.name_of(tile)} appears twice "
-                            f"(also at {hand}[{i}])", "DUPLICATE_TILE")
+                            f"(also at {seen[tile]})", "DUPLICATE_TILE")
     raise PositionError(where, f"{T.name_of(tile)} is not in the 22-tile set of "
                         "three-player Moon (of the blanks only 0-0 stays)", "NOT_IN_TILE_SET")
 
@@ -137,7 +136,7 @@ class Position:
                 raise PositionError(f"hands.{seat}", "missing hand", "MISSING_FIELD")
         self.three_handed = len(expected) == 3
         allowed = MOON3_SET if self.three_handed else frozenset(range(T.N_TILES))
-        seen: dict[int, tuple[str, int]] = {}  # tile -> (hand, index): where it was first
+        seen: dict[int, str] = {}  # tile -> where it was first (hands.N[3])
         self.hands = {}
         for seat in expected:
             raw = hands[seat]
@@ -150,7 +149,7 @@ class Position:
             for i, tile in enumerate(parsed):
                 if tile not in allowed or tile in seen:
                     _reject_hand_tile(tile, f"{field}[{i}]", seen)
-                seen[tile] = (field, i)
+                seen[tile] = f"{field}[{i}]"
             self.hands[SEAT_INDEX[seat]] = tuple(parsed)
         self._seen = seen
 
@@ -174,9 +173,8 @@ class Position:
                 raise PositionError(name, f"{T.name_of(tile)} is not in the 22-tile Moon set",
                                     "NOT_IN_TILE_SET")
         if self.discard in self._seen:
-            hand, i = self._seen[self.discard]
             raise PositionError("discard", f"{T.name_of(self.discard)} is also in "
-                                f"{hand}[{i}]", "DUPLICATE_TILE")
+                                f"{self._seen[self.discard]}", "DUPLICATE_TILE")
 
     def _parse_contract(self, raw: object) -> None:
         if raw is None:
