@@ -26,6 +26,7 @@ from solver import Position, PositionError, solve
 from solver.analysis import parse_record
 from solver.discard import best_discards
 from solver.table import parse_deal
+from solver.view import View
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
 
@@ -171,6 +172,27 @@ def test_a_megabyte_value_is_quoted_by_a_prefix():
 ], ids=["utf8-bom", "utf16-bom", "utf16be", "utf32", "str-bom"])
 def test_json_text_with_a_bom_or_in_utf16_is_read(encode):
     assert Position(encode(json.dumps(DEAL))) == Position(DEAL)
+
+
+def test_view_parser_is_as_strict():
+    view = json.loads((ROOT / "tests" / "cases" / "views.jsonl").read_text().splitlines()[0])
+    view = view["view"]
+    View(view)
+    seat = view["seat"]
+    bad_tile = dict(view, hands={seat: ["\u0666-\u0664"] + view["hands"][seat][1:]})
+    for doc, field, code in [
+        (dict(view, sset="E"), "sset", "UNKNOWN_FIELD"),
+        (dict(view, contract=dict(view["contract"], kidn="plunge")), "contract.kidn",
+         "UNKNOWN_FIELD"),
+        (dict(view, auction=[{"seat": "N", "bid": 30, "bdi": 31}]), "auction[0].bdi",
+         "UNKNOWN_FIELD"),
+        (dict(view, game=42.0), "game", "UNKNOWN_GAME"),
+        (bad_tile, f"hands.{seat}[0]", "UNKNOWN_TILE"),
+        (dict(view, seat=10 ** 100), "seat", "UNKNOWN_SEAT"),
+        (dict(view, auction=nested(10_000)), "auction[0][0]", "TOO_DEEP"),
+        (DEEP, "view", "TOO_DEEP"),
+    ]:
+        check_rejected(View, doc, field, code)
 
 
 # ------------------------------------------------ the CLI, as a real process
