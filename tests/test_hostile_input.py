@@ -287,6 +287,16 @@ def test_cli_one_line_for_megabytes_and_misspelt_keys(tmp_path):
                                  "hands, contract, plays, widow, discard)"]
 
 
+def test_deal_contract_argument_is_read_like_any_document():
+    done = t42("deal", "--count", "1", "--contract", "[" * 50_000 + "]" * 50_000)
+    assert done.returncode == 2 and error_lines(done) == [
+        "t42: error: --contract: nested more than 32 levels deep"]
+    done = t42("deal", "--count", "1", "--contract", json.dumps(
+        {"declarer": "N", "trump": "fours", "bid": 30, "kidn": "splash"}))
+    assert done.returncode == 2
+    assert error_lines(done)[0].startswith("t42: error: contract.kidn: unknown field")
+
+
 def test_cli_documents_are_objects_not_json_text_in_a_string():
     # The Python API reads a str as JSON text; the CLI must not parse a JSON string twice.
     done = t42("solve", "--json", stdin=(json.dumps(json.dumps(DEAL)) + "\n"
