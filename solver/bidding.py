@@ -88,7 +88,9 @@ def wilson(made: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At 0 and n the bound is exactly 0 or 1 (the formula leaves rounding dust).
+    return (0.0 if made == 0 else max(0.0, centre - half),
+            1.0 if made == n else min(1.0, centre + half))
 
 
 def marks_of(bid: int, game: str = "42") -> int:
