@@ -13,7 +13,8 @@ search runs with the GIL released.
 """
 
 from libc.stdlib cimport calloc, free
-from libc.stdint cimport uint32_t, int8_t, int64_t
+from libc.string cimport memset
+from libc.stdint cimport uint32_t, uint8_t, int8_t, int64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from *:
@@ -30,6 +31,17 @@ cdef enum:
 
 ctypedef uint32_t mask_t
 
+# log2 of the table entries a search with this many tricks left wants: enough
+# for the trick-boundary states it visits, no more (a table is zeroed when made).
+cdef int[8] TABLE_BITS = [4, 4, 8, 11, 13, 15, 17, 18]
+
+cdef struct Ordering:
+    int base[2][2]      # [lead, follow][mover, other seat takes the trick it wants]
+    int power[2][2]     # per power point of the tile played, same cases
+    int count           # per count point: added when the trick goes well, else taken
+    int power_lost      # per power point when the trick goes to a seat it does not want
+
+
 cdef struct Tables:
     int nactive
     int next_seat[4]
@@ -41,7 +53,8 @@ cdef struct Tables:
     mask_t tiers[NCTX][MAXTIERS]
     int count[NT]
     int trick_points
-    mask_t stronger[NCTX][NT]   # tiles of higher power, for move ordering
+    int likes[4][4]             # 1 when seat a wants the trick to go to seat b
+    Ordering order[4]           # move-ordering weights of each seat
     mask_t compat[NT]           # tiles that can be interchangeable with t
     mask_t between[NT][NT]      # tiles whose presence tells a from b
 
@@ -61,13 +74,16 @@ cdef struct TTEntry:
     int8_t lower
     int8_t upper
     int8_t best
-    int8_t depth        # tricks left: deeper entries saved more work, so they stay
+    uint8_t meta        # tricks left (low 3 bits) and the table generation (high 5)
 
 cdef struct Search:
     Tables* T
     State st
     TTEntry* tt
     int tt_shift
+    int tt_bits         # log2 of the entries allocated (0: not yet allocated)
+    int tt_max_bits     # the most the engine may allocate
+    uint8_t gen         # current generation, pre-shifted (multiple of 8)
     int64_t nodes
     int aborted
     int* cancel_flag
@@ -138,89 +154,110 @@ cdef inline void play(Search* e, int t) noexcept nogil:
     s.ntrick = 0
 
 
-cdef inline void best_after(Search* e, int ctx, int seat, int* partner_best,
-                            int* opponent_best) noexcept nogil:
-    """Highest power the partners and the opponents of ``seat`` still to play in
-    this trick can play when suit ``ctx`` was led (0 when they have none)."""
+cdef inline int later_seats(Search* e, int ctx, int seat, int* seats, int* hi,
+                            int* lo) noexcept nogil:
+    """The seats still to play in this trick after ``seat`` when suit ``ctx`` was
+    led, with the highest and lowest power each of them can play; returns how many."""
     cdef State* s = &e.st
     cdef Tables* T = e.T
-    cdef int k, o = seat, pw, bp = 0, bo = 0
+    cdef int k, o = seat, pw, h, l, n = T.nactive - s.ntrick - 1
     cdef mask_t m
-    for k in range(T.nactive - s.ntrick - 1):
+    for k in range(n):
         o = T.next_seat[o]
         m = legal_mask(T, s.hand[o], ctx)
+        h = 0
+        l = POS_INF
         while m:
             pw = T.power[ctx][__builtin_ctz(m)]
             m &= m - 1
-            if T.maximizer[o] == T.maximizer[seat]:
-                if pw > bp:
-                    bp = pw
-            elif pw > bo:
-                bo = pw
-    partner_best[0] = bp
-    opponent_best[0] = bo
+            if pw > h:
+                h = pw
+            if pw < l:
+                l = pw
+        seats[k] = o
+        hi[k] = h
+        lo[k] = l
+    return n
+
+
+cdef inline int likely_winner(Tables* T, int n, int* seats, int* hi, int* lo, int cur,
+                              int owner) noexcept nogil:
+    """Who probably takes the trick now held by ``owner`` with power ``cur``.
+
+    Each later seat that wants the trick for itself takes it when it can; any
+    other seat plays low and takes it only when every tile it may play is
+    stronger (then it plays its strongest, for it is losing that trick anyway).
+    """
+    cdef int k, o
+    for k in range(n):
+        o = seats[k]
+        if T.likes[o][o] and not T.likes[o][owner]:
+            if hi[k] > cur:
+                cur = hi[k]
+                owner = o
+        elif lo[k] > cur:
+            cur = lo[k] if T.likes[o][o] else hi[k]
+            owner = o
+    return owner
 
 
 cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nogil:
     """Fill out[] with the legal tiles, the most promising first.
 
-    Cash sure winners, lead to a partner's winner, win a trick as cheaply as
-    possible, feed count to a partner who is sure to win, and otherwise shed
-    the least valuable tile. What the later seats can play is worked out once
-    per led suit, not once per move.
+    Each tile is scored by who probably takes the trick after it (see
+    likely_winner) and by the weights of the mover's ordering profile: the
+    rules' data (solver.rules.Ordering) for seats that want tricks, as in the
+    point games, or that want to lose them, as everybody does in nello.
+    What the later seats can play is worked out once per led suit.
     """
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef int seat = s.to_move
-    cdef int n = 0, i, j, t, ctx = 0, p, win_power = 0, score, bp = 0, bo = 0
-    cdef int partner_winning = 0
+    cdef int n = 0, i, j, t, ctx = 0, p, score, w, cur, owner, phase, who
+    cdef int win_power = 0, win_seat = seat, nlater = 0
     cdef int scores[8]
-    cdef int suit_bp[NCTX]
-    cdef int suit_bo[NCTX]
+    cdef int lseats[NCTX][3]
+    cdef int lhi[NCTX][3]
+    cdef int llo[NCTX][3]
+    cdef int nl[NCTX]
+    cdef Ordering* O = &T.order[seat]
     cdef mask_t m = legal
     if (legal & (legal - 1)) == 0:
         out[0] = __builtin_ctz(legal)     # a forced play needs no ordering
         return 1
-    if s.ntrick > 0:
+    phase = 0 if s.ntrick == 0 else 1
+    if phase:
         ctx = T.lead_suit[s.trick_tile[0]]
         j = 0
         for i in range(1, s.ntrick):
             if T.power[ctx][s.trick_tile[i]] > T.power[ctx][s.trick_tile[j]]:
                 j = i
         win_power = T.power[ctx][s.trick_tile[j]]
-        partner_winning = T.maximizer[s.trick_seat[j]] == T.maximizer[seat]
-        best_after(e, ctx, seat, &bp, &bo)
+        win_seat = s.trick_seat[j]
+        nl[ctx] = later_seats(e, ctx, seat, lseats[ctx], lhi[ctx], llo[ctx])
     else:
         for i in range(NCTX):
-            suit_bp[i] = -1
+            nl[i] = -1
     while m:
         t = __builtin_ctz(m)
         m &= m - 1
-        if s.ntrick == 0:
+        if phase == 0:
             ctx = T.lead_suit[t]
-            if suit_bp[ctx] < 0:
-                best_after(e, ctx, seat, &suit_bp[ctx], &suit_bo[ctx])
-            bp = suit_bp[ctx]
-            bo = suit_bo[ctx]
-            p = T.power[ctx][t]
-            if bo < p:
-                score = 1000 + 20 * T.count[t] + p      # a sure winner: cash it
-            elif bp > bo:
-                score = 700 + 20 * T.count[t] - p       # lead to partner's winner
-            else:
-                score = -20 * T.count[t] - p            # otherwise lead cheap
+            if nl[ctx] < 0:
+                nl[ctx] = later_seats(e, ctx, seat, lseats[ctx], lhi[ctx], llo[ctx])
+        p = T.power[ctx][t]
+        if phase == 0 or p > win_power:
+            cur = p
+            owner = seat
         else:
-            p = T.power[ctx][t]
-            if partner_winning and bo < win_power:
-                score = 20 * T.count[t] - p             # feed count to a sure winner
-            elif p > win_power and bo < p:
-                score = 500 + 20 * T.count[t] - p       # win, as cheaply as we can
-            elif bp > bo and bp > win_power:
-                score = 300 + 20 * T.count[t] - p       # partner will win: feed count
-            elif p > win_power:
-                score = 200 - p                         # lead the trick for now
-            else:
-                score = -20 * T.count[t] - p            # can't win: shed little
+            cur = win_power
+            owner = win_seat
+        w = likely_winner(T, nl[ctx], lseats[ctx], lhi[ctx], llo[ctx], cur, owner)
+        if T.likes[seat][w]:
+            who = 0 if w == seat else 1
+            score = O.base[phase][who] + O.power[phase][who] * p + O.count * T.count[t]
+        else:
+            score = O.power_lost * p - O.count * T.count[t]
         if t == ttbest:
             score += 100000
         j = n
@@ -244,28 +281,45 @@ cdef inline TTEntry* tt_bucket(Search* e, uint32_t key) noexcept nogil:
     return &e.tt[((<uint32_t>(key * 2654435761u)) >> e.tt_shift) << 1]
 
 
+cdef enum:
+    GEN_STEP = 8        # the generation lives above the 3 bits of tricks left
+    DEPTH_BITS = 7
+
+
+cdef inline int tt_live(Search* e, TTEntry* ent, uint32_t key) noexcept nogil:
+    return ent.key == key and (ent.meta & ~DEPTH_BITS) == e.gen
+
+
+cdef inline int tt_worth(Search* e, TTEntry* ent) noexcept nogil:
+    """How much an entry is worth keeping: its tricks left, -1 if from an older generation."""
+    if (ent.meta & ~DEPTH_BITS) != e.gen:
+        return -1
+    return ent.meta & DEPTH_BITS
+
+
 cdef inline TTEntry* tt_find(Search* e, uint32_t key) noexcept nogil:
     cdef TTEntry* b = tt_bucket(e, key)
-    if b[0].key == key:
+    if tt_live(e, &b[0], key):
         return &b[0]
-    if b[1].key == key:
+    if tt_live(e, &b[1], key):
         return &b[1]
     return NULL
 
 
 cdef inline TTEntry* tt_slot(Search* e, uint32_t key, int avail, int tricks_left) noexcept nogil:
-    """The entry for key, or a fresh one replacing the bucket's shallower entry."""
+    """The entry for key, or a fresh one replacing the bucket's less valuable entry."""
     cdef TTEntry* b = tt_bucket(e, key)
     cdef TTEntry* ent
-    if b[0].key == key:
+    if tt_live(e, &b[0], key):
         return &b[0]
-    if b[1].key == key:
+    if tt_live(e, &b[1], key):
         return &b[1]
-    ent = &b[0] if b[0].depth <= b[1].depth else &b[1]
+    ent = &b[0] if tt_worth(e, &b[0]) <= tt_worth(e, &b[1]) else &b[1]
     ent.key = key
     ent.lower = 0
     ent.upper = avail
-    ent.depth = tricks_left
+    ent.best = -1
+    ent.meta = e.gen | tricks_left
     return ent
 
 
@@ -500,10 +554,10 @@ cdef class Engine:
 
     def __cinit__(self, rules, seats_in_order, maximizer, scorer, int tt_bits=18):
         self.T = <Tables*> calloc(1, sizeof(Tables))
-        self.e.tt = <TTEntry*> calloc((<size_t>1) << tt_bits, sizeof(TTEntry))
-        if self.T == NULL or self.e.tt == NULL:
+        if self.T == NULL:
             raise MemoryError()
-        self.e.tt_shift = 32 - (tt_bits - 1)
+        # The transposition table is allocated by the first search (see _table).
+        self.e.tt_max_bits = max(2, min(tt_bits, 26))
         self.e.T = self.T
         self._load_tables(rules, seats_in_order, maximizer, scorer)
 
@@ -531,12 +585,19 @@ cdef class Engine:
                 T.tiers[c][k] = rules.tiers[c][k]
             for t in range(NT):
                 T.power[c][t] = rules.power[c][t]
-        for c in range(NCTX):
-            for t in range(NT):
-                T.stronger[c][t] = 0
-                for b in range(NT):
-                    if T.power[c][b] > T.power[c][t]:
-                        T.stronger[c][t] |= (<mask_t>1) << b
+        # A trick won by seat b raises the value when b scores; that is what
+        # seat a wants when a maximises. In nello nobody wants a trick himself.
+        for a in range(4):
+            for b in range(4):
+                T.likes[a][b] = 1 if scorer[b] == maximizer[a] else 0
+        for a in range(4):
+            profile = rules.ordering[0] if T.likes[a][a] else rules.ordering[1]
+            for k in range(2):
+                for c in range(2):
+                    T.order[a].base[k][c] = profile.base[k][c]
+                    T.order[a].power[k][c] = profile.power[k][c]
+            T.order[a].count = profile.count
+            T.order[a].power_lost = profile.power_lost
         for a in range(NT):
             T.compat[a] = 0
             for b in range(NT):
@@ -575,6 +636,37 @@ cdef class Engine:
                 if t != a and t != b and lo <= T.power[c][t] <= hi:
                     m |= (<mask_t>1) << t
         return m
+
+    cdef _table(self):
+        """Allocate (or grow) the table to suit the tricks left before a search.
+
+        A late position needs a few hundred entries, not 2 MiB, and a
+        calloc'ed table costs its size in zeroing, so the table grows with
+        the positions the engine is asked about.
+        """
+        cdef int bits = min(self.e.tt_max_bits, TABLE_BITS[min(max(self.e.st.tricks_left, 0), 7)])
+        if bits <= self.e.tt_bits:
+            return
+        free(self.e.tt)
+        self.e.tt = <TTEntry*> calloc((<size_t>1) << bits, sizeof(TTEntry))
+        if self.e.tt == NULL:
+            self.e.tt_bits = 0
+            raise MemoryError()
+        self.e.tt_bits = bits
+        self.e.tt_shift = 32 - (bits - 1)
+        self.e.gen = 0
+
+    def clear(self):
+        """Forget everything the table learned: call before loading another deal.
+
+        A table key is the set of tiles still held plus the leader, which
+        names the same state only while every tile keeps its owner. Clearing
+        moves to a new generation (older entries no longer match), so it
+        costs nothing; the table is zeroed once every 32 clears.
+        """
+        self.e.gen = <uint8_t> (self.e.gen + GEN_STEP)
+        if self.e.gen == 0 and self.e.tt != NULL:
+            memset(self.e.tt, 0, ((<size_t>1) << self.e.tt_bits) * sizeof(TTEntry))
 
     def set_state(self, hands, int leader, trick, int sofar, int avail, int tricks_left):
         """Load a position: hands (4 masks, inactive seats 0), trick [(seat, tile)], points."""
@@ -640,10 +732,12 @@ cdef class Engine:
         cdef State* s = &self.e.st
         if s.tricks_left == 0:
             return []
+        self._table()
         n = order_moves(&self.e, legal_now(&self.e), tt_move(&self.e), moves)
         return [moves[i] for i in range(n)]
 
     cdef _start(self):
+        self._table()
         # A token that is already spent stops even a search too small to poll it.
         if should_stop(&self.e):
             raise Aborted()

@@ -88,6 +88,19 @@ class DealSolver:
         self.engine.set_state(list(p.remaining), p.leader, list(p.trick), p.points, p.available,
                               p.tricks_left)
 
+    def load_deal(self, position: Position) -> None:
+        """Point the engine at a position of another deal of the same contract.
+
+        The transposition table is cleared (in constant time): its keys name
+        states only while every tile keeps its owner.
+        """
+        p, q = self.position, position
+        if (q.rules is not p.rules or q.active_seats != p.active_seats
+                or q.maximizer != p.maximizer or q.scorer != p.scorer):
+            raise ValueError("load_deal needs the same declaration, doubles and declaring side")
+        self.engine.clear()
+        self.load(q)
+
     def open_with_leader(self, seat: int) -> None:
         """Load the deal's opening position with ``seat`` (an index) on lead instead.
 
