@@ -73,8 +73,9 @@ DEFAULT_THRESHOLD = 0.75
 ADAPTIVE_BATCH = 50
 #: Wilson interval's normal quantile (95%).
 Z95 = 1.959963984540054
-#: Transposition table of one deal's search: 2**16 entries (512 KiB).
-TT_BITS = 16
+#: Largest transposition table of a search: 2**18 entries (2 MiB), per thread and
+#: declaration, allocated by the first search and cleared between deals.
+TT_BITS = 18
 
 
 # ------------------------------------------------------------------ results
@@ -464,7 +465,12 @@ class _Search:
 
 class _Evaluator:
     """Scores one declaration on a deal: an int (exact value), a bool (made), or for
-    three-player Moon a tuple of exact values, one per possible discard."""
+    three-player Moon a tuple of exact values, one per possible discard.
+
+    Each thread gets its own engines (`engines`) and keeps them for all its deals;
+    the transposition table is cleared between deals, since its key (the tiles
+    still held and the leader) names the same state only while every tile keeps
+    its owner."""
 
     def __init__(self, setup: _Setup, declaration: str, template: dict[int, tuple[int, ...]]):
         self.setup = setup
@@ -475,20 +481,25 @@ class _Evaluator:
         self.searches = [_Search.of(_position(setup, template, t, declaration if kinds
                                               else "standard")) for t in trumps]
 
-    def __call__(self, hands: Sequence[int], widow: int | None, token: CancelToken | None
+    def engines(self, token: CancelToken | None) -> list[Engine]:
+        """One engine per search, for one thread."""
+        return [search.engine(token) for search in self.searches]
+
+    def __call__(self, hands: Sequence[int], widow: int | None, engines: list[Engine]
                  ) -> tuple[Any, int]:
         """(score, nodes) on one deal."""
         if self.setup.moon3:
-            return self._moon3(hands, widow, token)
+            return self._moon3(hands, widow, engines[0])
         nodes = 0
-        for search in self.searches:
-            engine = search.engine(token)
+        for search, engine in zip(self.searches, engines):
+            engine.clear()
             search.load(engine, hands)
+            before = engine.nodes
             result = self._ask(engine)
-            nodes += engine.nodes
-            if result is not False or search is self.searches[-1]:
+            nodes += engine.nodes - before
+            if result is not False:
                 return result, nodes
-        raise AssertionError("unreachable")
+        return False, nodes  # plunge or splash: no trump takes every trick
 
     def _ask(self, engine: Engine) -> int | bool:
         if self.exact:
@@ -497,22 +508,24 @@ class _Evaluator:
             return not engine.at_least(1)
         return engine.at_least(ONE_MARK)  # sevens, plunge, splash: every trick
 
-    def _moon3(self, hands: Sequence[int], widow: int | None, token: CancelToken | None
+    def _moon3(self, hands: Sequence[int], widow: int | None, engine: Engine
                ) -> tuple[tuple[int, ...], int]:
-        # One engine serves the eight discards: the hands differ only in the
+        # The eight discards share one table: the hands differ only in the
         # discarded tile, so equal sets of tiles left are equal states.
         assert widow is not None
         search = self.searches[0]
-        engine = search.engine(token)
+        engine.clear()
+        before = engine.nodes
         seat = self.setup.seat
         eight = hands[seat] | 1 << widow
-        values = []
+        values: list[int] = []
         for discard in _discard_order(eight):
             held = list(hands)
             held[seat] = eight & ~(1 << discard)
             search.load(engine, held)
-            values.append(engine.exact())
-        return tuple(values), engine.nodes
+            # The last discard's value is a good first guess for the next.
+            values.append(engine.exact(values[-1] if values else -1))
+        return tuple(values), engine.nodes - before
 
 
 def _discard_order(eight: int) -> list[int]:
@@ -626,10 +639,11 @@ def _score_deals(evaluators: list[_Evaluator], deals: list[tuple[list[int], int 
     node_counts = [0] * n
 
     def lane(k: int) -> None:
+        engines = [evaluate.engines(token) for evaluate in evaluators]
         for i in range(k, len(deals), n):
             hands, widow = deals[i]
             for j, evaluate in enumerate(evaluators):
-                results[j][i], used = evaluate(hands, widow, token)
+                results[j][i], used = evaluate(hands, widow, engines[j])
                 node_counts[k] += used
 
     try:
