@@ -324,3 +324,21 @@ def test_cli_bad_hand_is_one_line_and_exit_2(args, message):
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.splitlines()) == 1
     assert done.stderr.startswith("t42: error: " + message)
+
+
+# ---------------------------------------------------------------- calibration
+
+
+def test_calibration_table_bins_predictions_against_outcomes():
+    from solver.calibration import calibration_markdown, calibration_table
+
+    pairs = [(0.05, False), (0.08, True), (0.95, True), (1.0, True), (1.0, False), (0.5, True)]
+    table = calibration_table(pairs)
+    assert [b.count for b in table] == [2, 0, 0, 0, 0, 1, 0, 0, 0, 3]
+    assert (table[0].made, table[0].observed, table[0].predicted) == (1, 0.5, pytest.approx(0.065))
+    assert table[9].observed == pytest.approx(2 / 3) and table[1].observed is None
+    text = calibration_markdown(table).splitlines()
+    assert text[2].startswith("| 0.0-0.1 | 2 | 0.07 | 0.50 (")
+    assert text[3] == "| 0.1-0.2 | 0 | - | - |"
+    with pytest.raises(ValueError):
+        calibration_table([(1.5, True)])
