@@ -476,10 +476,12 @@ class _Evaluator:
         self.setup = setup
         self.declaration = declaration
         self.exact = declaration in POINT_DECLARATIONS
-        kinds = KIND_DECLARATIONS if declaration in KIND_DECLARATIONS else ()
-        trumps = POINT_DECLARATIONS if kinds else (declaration,)
-        self.searches = [_Search.of(_position(setup, template, t, declaration if kinds
-                                              else "standard")) for t in trumps]
+        kind = declaration if declaration in KIND_DECLARATIONS else "standard"
+        trumps = POINT_DECLARATIONS if kind != "standard" else (declaration,)
+        self.searches = [_Search.of(_position(setup, template, t, kind)) for t in trumps]
+        # Plunge and splash try first the trumps the side holds most of.
+        self.trump_tiles = [_trump_mask(t) for t in trumps]
+        self.side = (setup.seat, partner(setup.seat))
 
     def engines(self, token: CancelToken | None) -> list[Engine]:
         """One engine per search, for one thread."""
@@ -491,7 +493,12 @@ class _Evaluator:
         if self.setup.moon3:
             return self._moon3(hands, widow, engines[0])
         nodes = 0
-        for search, engine in zip(self.searches, engines):
+        order = range(len(self.searches))
+        if len(self.searches) > 1:
+            side = hands[self.side[0]] | hands[self.side[1]]
+            order = sorted(order, key=lambda k: -bin(side & self.trump_tiles[k]).count("1"))
+        for k in order:
+            search, engine = self.searches[k], engines[k]
             engine.clear()
             search.load(engine, hands)
             before = engine.nodes
@@ -526,6 +533,16 @@ class _Evaluator:
             # The last discard's value is a good first guess for the next.
             values.append(engine.exact(values[-1] if values else -1))
         return tuple(values), engine.nodes - before
+
+
+def _trump_mask(trump: str) -> int:
+    """The tiles of a declaration's trump suit (none for follow-me)."""
+    if trump == "doubles":
+        return T.mask_of(T.DOUBLES)
+    if trump in PIP_NAMES:
+        pip = PIP_NAMES.index(trump)
+        return T.mask_of(t for t in range(T.N_TILES) if pip in T.ENDS[t])
+    return 0
 
 
 def _discard_order(eight: int) -> list[int]:
@@ -596,10 +613,16 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
         token = CancelToken(deadline=time.monotonic() + deadline)
     rng = random.Random(seed)
     dealt: list[tuple[list[int], int | None]] = []
-    scores: dict[str, list[Any]] = {d: [] for d in setup.declarations}
+    scores: dict[str, list[Any]] = {}
     first = deal_others(rng, setup)
     template = {s: tuple(T.tiles_of(first[0][s])) for s in setup.seats()}
-    evaluators = [_Evaluator(setup, d, template) for d in setup.declarations]
+    # Plunge and splash ask the same question (the partner leads and names a trump
+    # that takes every trick): one evaluator answers both.
+    asked = {d: ("plunge" if "plunge" in setup.declarations else "splash")
+             if d in KIND_DECLARATIONS else d for d in setup.declarations}
+    questions = list(dict.fromkeys(asked.values()))
+    evaluators = [_Evaluator(setup, q, template) for q in questions]
+    answers: dict[str, list[Any]] = {q: [] for q in questions}
     nodes = 0
     rng = random.Random(seed)  # the template deal is the first deal again
     target = int(deals)  # type: ignore[call-overload]
@@ -609,8 +632,9 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
         results, batch_nodes = _score_deals(evaluators, new, token, threads)
         nodes += batch_nodes
         dealt += new
-        for d, column in zip(setup.declarations, results):
-            scores[d] += column
+        for q, column in zip(questions, results):
+            answers[q] += column
+        scores = {d: answers[asked[d]] for d in setup.declarations}
         if adaptive:
             rows = _summarise(setup, dealt, scores)[0]
             if settled(rows, setup.threshold, setup.highest):
