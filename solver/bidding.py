@@ -41,8 +41,8 @@ import random
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
 
 from . import tiles as T
 from ._core import Aborted, CancelToken, Engine
@@ -579,6 +579,14 @@ def deal_others(rng: random.Random, setup: _Setup) -> tuple[list[int], int | Non
     return hands, widow
 
 
+def _template(setup: _Setup) -> dict[int, tuple[int, ...]]:
+    """Some deal of the other tiles (in tile order), to build each declaration's tables."""
+    rest = sorted(setup.tile_set() - set(setup.hand))
+    others = [s for s in setup.seats() if s != setup.seat]
+    hands = {s: tuple(rest[7 * k:7 * k + 7]) for k, s in enumerate(others)}
+    return {**hands, setup.seat: setup.hand}
+
+
 # -------------------------------------------------------------------- advice
 
 
@@ -611,11 +619,9 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
         raise PositionError("seed", f"must be a whole number >= 0, not {seed!r}", "INVALID_VALUE")
     if token is None and deadline is not None:
         token = CancelToken(deadline=time.monotonic() + deadline)
-    rng = random.Random(seed)
     dealt: list[tuple[list[int], int | None]] = []
     scores: dict[str, list[Any]] = {}
-    first = deal_others(rng, setup)
-    template = {s: tuple(T.tiles_of(first[0][s])) for s in setup.seats()}
+    template = _template(setup)
     # Plunge and splash ask the same question (the partner leads and names a trump
     # that takes every trick): one evaluator answers both.
     asked = {d: ("plunge" if "plunge" in setup.declarations else "splash")
@@ -624,7 +630,7 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     evaluators = [_Evaluator(setup, q, template) for q in questions]
     answers: dict[str, list[Any]] = {q: [] for q in questions}
     nodes = 0
-    rng = random.Random(seed)  # the template deal is the first deal again
+    rng = random.Random(seed)
     target = int(deals)  # type: ignore[call-overload]
     while len(dealt) < target:
         batch = min(ADAPTIVE_BATCH if adaptive else target, target - len(dealt))
@@ -682,8 +688,8 @@ def _score_deals(evaluators: list[_Evaluator], deals: list[tuple[list[int], int 
     return results, sum(node_counts)
 
 
-def _choose_discards(dealt: list[tuple[list[int], int | None]], column: list[tuple[int, ...]],
-                     seat: int) -> dict[int, int]:
+def _choose_discards(dealt: list[tuple[list[int], int | None]], column: list[tuple[int, ...]]
+                     ) -> dict[int, int]:
     """Three-player Moon: per widow, the position (in `_discard_order`) of the discard
     with the highest mean over the deals with that widow; ties to the first."""
     totals: dict[int, list[int]] = {}
@@ -705,7 +711,7 @@ def _summarise(setup: _Setup, dealt: list[tuple[list[int], int | None]],
     for d in setup.declarations:
         column = scores[d]
         if setup.moon3:
-            choice = _choose_discards(dealt, column, setup.seat)
+            choice = _choose_discards(dealt, column)
             discards[d] = choice
             column = [values[choice[widow]] for (_, widow), values in zip(dealt, column)]
         bids = bids_on_offer(d, setup.game, setup.highest)
