@@ -14,7 +14,7 @@ search runs with the GIL released.
 
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
-from libc.stdint cimport uint32_t, uint8_t, int8_t, int64_t
+from libc.stdint cimport uint32_t, uint16_t, uint8_t, int8_t, int64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from *:
@@ -54,9 +54,15 @@ cdef struct Tables:
     int count[NT]
     int trick_points
     int likes[4][4]             # 1 when seat a wants the trick to go to seat b
+    mask_t matched[NCTX][NT]    # other tiles as strong as t when suit c is led
+    mask_t absolute             # tiles with the same nonzero power whatever is led
+    int free_lead               # 1 when the leader may lead any tile
     Ordering order[4]           # move-ordering weights of each seat
-    mask_t compat[NT]           # tiles that can be interchangeable with t
-    mask_t between[NT][NT]      # tiles whose presence tells a from b
+    mask_t kin[NT]              # tiles of t's count and lead suit: candidates to be alike
+    uint16_t differ[NT][NT]     # suits in which a and b follow or can win differently
+    mask_t stronger[NCTX][NT]   # tiles stronger than t when suit c is led
+    mask_t leads[NCTX]          # tiles that lead suit c
+    uint16_t always_live        # suits to check whoever holds what (the leader's tiers)
 
 cdef struct State:
     mask_t hand[4]
@@ -347,16 +353,112 @@ cdef inline int last_trick(Search* e) noexcept nogil:
     return v
 
 
+cdef inline mask_t trick_mask(Search* e) noexcept nogil:
+    cdef mask_t m = 0
+    cdef int i
+    for i in range(e.st.ntrick):
+        m |= (<mask_t>1) << e.st.trick_tile[i]
+    return m
+
+
+cdef inline uint16_t live_suits(Search* e, mask_t others) noexcept nogil:
+    """Suits a tile of the mover may still meet other tiles in: those another
+    seat can lead, the suit of this trick, and the leader's tiers (sevens)."""
+    cdef Tables* T = e.T
+    cdef uint16_t live = T.always_live
+    cdef int c
+    for c in range(NCTX):
+        if others & T.leads[c]:
+            live |= 1 << c
+    if e.st.ntrick > 0:
+        live |= 1 << T.lead_suit[e.st.trick_tile[0]]
+    return live
+
+
+cdef inline int any_alike(Search* e, int a, mask_t cand, uint16_t live,
+                          mask_t blockers) noexcept nogil:
+    """Is tile a interchangeable with one of the tiles in cand (all of the same
+    count and lead suit), now that the tiles between them may be gone?
+
+    Two tiles of one seat are one move when, in every suit they can still
+    meet other tiles in (the live suits and their own lead suit), they follow
+    alike and no tile of another hand or of this trick ranks between them:
+    every trick then goes the same way with either.
+    """
+    cdef Tables* T = e.T
+    cdef int b, c, pa, pb, hi, lo
+    cdef uint16_t suits
+    cdef mask_t pair
+    while cand:
+        b = __builtin_ctz(cand)
+        cand &= cand - 1
+        suits = live | (1 << T.lead_suit[a])
+        if T.differ[a][b] & suits:
+            continue
+        pair = ((<mask_t>1) << a) | ((<mask_t>1) << b)
+        while suits:
+            c = __builtin_ctz(suits)
+            suits &= suits - 1
+            pa = T.power[c][a]
+            pb = T.power[c][b]
+            if pa == pb:
+                continue
+            hi, lo = (a, b) if pa > pb else (b, a)
+            if T.stronger[c][lo] & ~T.stronger[c][hi] & blockers & ~pair:
+                break
+        else:
+            return 1
+    return 0
+
+
+cdef inline int sure_points(Search* e, int* lower) noexcept nogil:
+    """Points each side is sure of at a trick boundary, from tiles that cannot lose.
+
+    A tile nobody else can match whatever suit is led (the top trumps still
+    out) takes the trick it is played to, so its holder wins one trick per
+    such tile. The leader can also cash, one after the other, every tile
+    nobody else can match in the suit it leads (when that seat wants tricks
+    at all). Each sure trick brings the trick's points and the tile's count.
+    At most one seat of a side has such tiles (a higher tile of the other
+    seat would spoil them), so the tricks are distinct. Sets lower[0] to the
+    scoring side's sure points and returns the other side's.
+    """
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef mask_t held = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
+    cdef mask_t m, others
+    cdef int x, t, pts, scoring = 0, other = 0, cash
+    for x in range(4):
+        if s.hand[x] == 0:
+            continue
+        others = held & ~s.hand[x]
+        cash = x == s.leader and T.free_lead and T.likes[x][x]
+        m = s.hand[x] if cash else s.hand[x] & T.absolute
+        pts = 0
+        while m:
+            t = __builtin_ctz(m)
+            m &= m - 1
+            if (others & T.matched[T.lead_suit[t]][t]) == 0:
+                pts += T.trick_points + T.count[t]
+        if T.scorer[x]:
+            scoring += pts
+        else:
+            other += pts
+    lower[0] = scoring
+    return other
+
+
 cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the final value of the scoring side."""
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef TTEntry* ent = NULL
     cdef uint32_t key = 0
-    cdef int lo, hi, ttbest = -1, alpha0, beta0
-    cdef int seat, n, i, t, b, v, best, bestmove = -1, skip, is_max
+    cdef int lo, hi, ttbest = -1, alpha0, beta0, sure
+    cdef int seat, n, i, t, v, best, bestmove = -1, is_max
     cdef int moves[8]
     cdef mask_t searched = 0, blockers, cand
+    cdef uint16_t live
     cdef State saved
 
     e.nodes += 1
@@ -386,6 +488,12 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
             if hi < beta:
                 beta = hi
             ttbest = ent.best
+        hi = s.sofar + s.avail - sure_points(e, &sure)
+        lo = s.sofar + sure
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
     alpha0 = alpha
     beta0 = beta
 
@@ -394,26 +502,22 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     is_max = T.maximizer[seat]
     best = NEG_INF if is_max else POS_INF
 
-    # Tiles still able to tell two of the mover's tiles apart.
+    # Tiles still able to tell two of the mover's tiles apart: the other
+    # hands and the trick; suits some other seat can still lead.
     blockers = 0
     for i in range(4):
         if i != seat:
             blockers |= s.hand[i]
-    for i in range(s.ntrick):
-        blockers |= (<mask_t>1) << s.trick_tile[i]
+    live = 0xFFFF      # worked out on first need
 
     for i in range(n):
         t = moves[i]
-        cand = T.compat[t] & searched
-        skip = 0
-        while cand:
-            b = __builtin_ctz(cand)
-            cand &= cand - 1
-            if (T.between[t][b] & blockers) == 0:
-                skip = 1
-                break
-        if skip:
-            continue
+        cand = T.kin[t] & searched
+        if cand:
+            if live == 0xFFFF:
+                live = live_suits(e, blockers)
+            if any_alike(e, t, cand, live, blockers | trick_mask(e)):
+                continue
         searched |= (<mask_t>1) << t
         saved = s[0]
         play(e, t)
@@ -585,6 +689,17 @@ cdef class Engine:
                 T.tiers[c][k] = rules.tiers[c][k]
             for t in range(NT):
                 T.power[c][t] = rules.power[c][t]
+        for c in range(NCTX):
+            for t in range(NT):
+                T.matched[c][t] = 0
+                for b in range(NT):
+                    if b != t and T.power[c][b] >= T.power[c][t]:
+                        T.matched[c][t] |= (<mask_t>1) << b
+        T.absolute = 0
+        for t in range(NT):
+            if T.power[0][t] > 0 and all(T.power[c][t] == T.power[0][t] for c in range(NCTX)):
+                T.absolute |= (<mask_t>1) << t
+        T.free_lead = T.ntiers[LEAD_CTX] == 0
         # A trick won by seat b raises the value when b scores; that is what
         # seat a wants when a maximises. In nello nobody wants a trick himself.
         for a in range(4):
@@ -598,44 +713,35 @@ cdef class Engine:
                     T.order[a].power[k][c] = profile.power[k][c]
             T.order[a].count = profile.count
             T.order[a].power_lost = profile.power_lost
+        for c in range(NCTX):
+            T.leads[c] = 0
+            for t in range(NT):
+                T.stronger[c][t] = 0
+                for b in range(NT):
+                    if T.power[c][b] > T.power[c][t]:
+                        T.stronger[c][t] |= (<mask_t>1) << b
+        for t in range(NT):
+            T.leads[T.lead_suit[t]] |= (<mask_t>1) << t
+        T.always_live = (1 << LEAD_CTX) if T.ntiers[LEAD_CTX] else 0
         for a in range(NT):
-            T.compat[a] = 0
+            T.kin[a] = 0
             for b in range(NT):
-                T.between[a][b] = 0
-                if a != b and self._alike(a, b):
-                    T.compat[a] |= (<mask_t>1) << b
-                    T.between[a][b] = self._between(a, b)
+                T.differ[a][b] = self._differ(a, b)
+                if a != b and T.count[a] == T.count[b] and T.lead_suit[a] == T.lead_suit[b]:
+                    T.kin[a] |= (<mask_t>1) << b
 
-    cdef int _alike(self, int a, int b):
-        """Same count, same suit when led, same follow duties, same zero-power pattern."""
+    cdef uint16_t _differ(self, int a, int b):
+        """Suits in which a and b have different follow duties, or one can win and the other not."""
         cdef Tables* T = self.T
         cdef int c, k
-        if T.count[a] != T.count[b] or T.lead_suit[a] != T.lead_suit[b]:
-            return 0
+        cdef uint16_t d = 0
         for c in range(NCTX):
             if (T.power[c][a] == 0) != (T.power[c][b] == 0):
-                return 0
+                d |= 1 << c
             for k in range(T.ntiers[c]):
                 if ((T.tiers[c][k] >> a) & 1) != ((T.tiers[c][k] >> b) & 1):
-                    return 0
-        return 1
-
-    cdef mask_t _between(self, int a, int b):
-        """Tiles whose power lies between a's and b's (inclusive) in some context."""
-        cdef Tables* T = self.T
-        cdef int c, t, lo, hi
-        cdef mask_t m = 0
-        for c in range(NCTX):
-            lo = T.power[c][a]
-            hi = T.power[c][b]
-            if lo == hi or lo == 0:
-                continue
-            if lo > hi:
-                lo, hi = hi, lo
-            for t in range(NT):
-                if t != a and t != b and lo <= T.power[c][t] <= hi:
-                    m |= (<mask_t>1) << t
-        return m
+                    d |= 1 << c
+        return d
 
     cdef _table(self):
         """Allocate (or grow) the table to suit the tricks left before a search.
