@@ -289,6 +289,20 @@ def test_cli_json_equals_the_api_for_a_seed():
     assert got == api
 
 
+def test_cli_with_deals_gives_deals_that_t42_solve_agrees_with():
+    done = t42("bid", *WEAK, "--seat", "S", "--deals", "2", "--seed", "8", "--declarations",
+               "treys", "--json", "--with-deals")
+    assert done.returncode == 0, done.stderr
+    dealt = json.loads(done.stdout)["dealt"]
+    positions = [{"hands": d["hands"], "contract": {"declarer": "S", "trump": "treys", "bid": 30}}
+                 for d in dealt]
+    solved = t42("solve", "--json", "--best-only",
+                 stdin="\n".join(json.dumps(p) for p in positions) + "\n")
+    assert solved.returncode == 0, solved.stderr
+    assert [json.loads(line)["value"] for line in solved.stdout.splitlines()] == \
+        [d["values"]["treys"] for d in dealt]
+
+
 def test_cli_table_lists_declarations_best_first_with_bids_as_columns():
     done = t42("bid", *ALL_SIXES, "--deals", "4", "--seed", "1", "--declarations",
                "fives,sixes,follow-me")

@@ -36,6 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deal in rounds of 50 and stop once the recommendation is settled")
     p.add_argument("--timeout", type=float, help="give up after this many seconds")
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
+    p.add_argument("--with-deals", action="store_true",
+                   help="with --json: add every deal and what each declaration scored on it")
     p.set_defaults(run=run_bid)
 
 
@@ -113,7 +115,7 @@ def run_bid(args: argparse.Namespace) -> int:
             request = {**{"seat": "N"}, **options, "hand": data["_tiles"]}
         else:
             request = {**options, **request_from_json(_as_object(data, options))}
-        advice = advise(**request, deadline=deadline)
+        advice = advise(**request, deadline=deadline, return_deals=args.with_deals)
         return advice.to_json(), format_advice(advice)
 
     records = [Record(None, {"_tiles": args.tiles})] if args.tiles else read_records(None)
