@@ -295,7 +295,7 @@ def _parse_seat(seat: object, players: int) -> int:
     return SEAT_INDEX[key]  # type: ignore[index]
 
 
-def _parse_hand(hand: object, allowed: frozenset[int], moon3: bool) -> tuple[int, ...]:
+def _parse_hand(hand: object, allowed: frozenset[int]) -> tuple[int, ...]:
     if isinstance(hand, str):
         hand = hand.split()
     if not isinstance(hand, (list, tuple)):
@@ -400,7 +400,7 @@ def _setup(hand: object, seat: object, game: object, players: object, auction: o
     game_name, n_players = _parse_game(game, 4 if players is None else players)
     seat_index = _parse_seat(seat, n_players)
     moon3 = game_name == "moon" and n_players == 3
-    tiles = _parse_hand(hand, MOON3_SET if moon3 else frozenset(range(T.N_TILES)), moon3)
+    tiles = _parse_hand(hand, MOON3_SET if moon3 else frozenset(range(T.N_TILES)))
     option = doubles.lower() if isinstance(doubles, str) else doubles
     if option not in DOUBLES_OPTIONS:
         raise PositionError("doubles", f"unknown option {doubles!r} (high, low or suit)",
