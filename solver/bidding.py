@@ -42,6 +42,7 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import tiles as T
@@ -270,6 +271,15 @@ class _Setup:
     def seats(self) -> tuple[int, ...]:
         return (0, 1, 2) if self.moon3 else (0, 1, 2, 3)
 
+    @cached_property
+    def unseen(self) -> tuple[int, ...]:
+        """The tiles dealt to the others (and the widow), in tile order."""
+        return tuple(sorted(self.tile_set() - set(self.hand)))
+
+    @cached_property
+    def other_seats(self) -> tuple[int, ...]:
+        return tuple(s for s in self.seats() if s != self.seat)
+
 
 def _parse_game(game: object, players: object) -> tuple[str, int]:
     if game in (42, "42"):
@@ -459,8 +469,9 @@ class _Search:
         return engine
 
     def load(self, engine: Engine, hands: Sequence[int]) -> None:
-        masks = [hands[s] if s in self.active else 0 for s in range(4)]
-        engine.set_state(masks, self.leader, [], 0, self.available, 7)
+        if len(self.active) < 4:  # the nello partner sits out, or 3 players: no West
+            hands = [hands[s] if s in self.active else 0 for s in range(4)]
+        engine.set_state(hands, self.leader, (), 0, self.available, 7)
 
 
 class _Evaluator:
@@ -568,11 +579,11 @@ def _position(setup: _Setup, hands: Mapping[int, tuple[int, ...]], trump: str, k
 def deal_others(rng: random.Random, setup: _Setup) -> tuple[list[int], int | None]:
     """One uniform deal of the tiles the seat does not hold: a mask per seat index
     (the seat's own hand included) and, in three-player Moon, the widow."""
-    rest = sorted(setup.tile_set() - set(setup.hand))
+    rest = list(setup.unseen)
     rng.shuffle(rest)
     hands = [0, 0, 0, 0]
     hands[setup.seat] = T.mask_of(setup.hand)
-    others = [s for s in setup.seats() if s != setup.seat]
+    others = setup.other_seats
     for k, s in enumerate(others):
         hands[s] = T.mask_of(rest[7 * k:7 * k + 7])
     widow = rest[7 * len(others)] if setup.moon3 else None
@@ -581,9 +592,8 @@ def deal_others(rng: random.Random, setup: _Setup) -> tuple[list[int], int | Non
 
 def _template(setup: _Setup) -> dict[int, tuple[int, ...]]:
     """Some deal of the other tiles (in tile order), to build each declaration's tables."""
-    rest = sorted(setup.tile_set() - set(setup.hand))
-    others = [s for s in setup.seats() if s != setup.seat]
-    hands = {s: tuple(rest[7 * k:7 * k + 7]) for k, s in enumerate(others)}
+    rest = setup.unseen
+    hands = {s: tuple(rest[7 * k:7 * k + 7]) for k, s in enumerate(setup.other_seats)}
     return {**hands, setup.seat: setup.hand}
 
 
