@@ -600,7 +600,7 @@ def _template(setup: _Setup) -> dict[int, tuple[int, ...]]:
 # -------------------------------------------------------------------- advice
 
 
-def advise(hand: object, seat: object, *, game: object = "42", players: object = None,
+def advise(hand: object, seat: object, *, game: object = "42", players: object = 4,
            auction: object = None, doubles: object = "high", deals: object = DEFAULT_DEALS,
            seed: object = None, threshold: object = DEFAULT_THRESHOLD, declarations: object = None,
            deadline: float | None = None, token: CancelToken | None = None,
