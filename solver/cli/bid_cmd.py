@@ -19,7 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "options fill in what a JSON request leaves out.")
     p.add_argument("tiles", nargs="*", help="the seven tiles, e.g. 6-6 6-4 5-5 4-4 3-3 2-0 1-1 "
                                             "(none: read JSON requests from stdin)")
-    p.add_argument("--seat", help="the seat holding the hand (default N)")
+    p.add_argument("--seat", help="the seat holding the hand (default N; a JSON request's "
+                                  "own seat comes first)")
     p.add_argument("--game", choices=("42", "moon"), help="game (default 42)")
     p.add_argument("--players", type=int, choices=(3, 4), help="Moon players (default 4)")
     p.add_argument("--auction", help="the calls so far, comma-separated (30,pass,31), or "
@@ -111,19 +112,11 @@ def run_bid(args: argparse.Namespace) -> int:
     deadline = args.timeout
 
     def handle(data: Any) -> tuple[dict, str]:
-        if isinstance(data, dict) and "_tiles" in data:
-            request = {**{"seat": "N"}, **options, "hand": data["_tiles"]}
-        else:
-            request = {**options, **request_from_json(_as_object(data, options))}
+        if isinstance(data, dict) and "seat" not in data:
+            data = {**data, "seat": options.get("seat", "N")}
+        request = {**options, **request_from_json(data)}
         advice = advise(**request, deadline=deadline, return_deals=args.with_deals)
         return advice.to_json(), format_advice(advice)
 
-    records = [Record(None, {"_tiles": args.tiles})] if args.tiles else read_records(None)
+    records = [Record(None, {"hand": args.tiles})] if args.tiles else read_records(None)
     return run_records(records, args.json, handle)
-
-
-def _as_object(data: Any, options: dict[str, Any]) -> Any:
-    """A JSON request; the seat may come from --seat."""
-    if isinstance(data, dict) and "seat" not in data and "seat" in options:
-        return {**data, "seat": options["seat"]}
-    return data
