@@ -12,6 +12,12 @@ C tables (built from `solver.rules.Rules`), hands are 28-bit masks, and the
 search runs with the GIL released.
 """
 
+import math
+import numbers
+import operator
+
+from .errors import ArgumentError
+
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint32_t, uint16_t, uint8_t, int8_t, int64_t
@@ -93,6 +99,7 @@ cdef struct Search:
     int64_t nodes
     int aborted
     int* cancel_flag
+    int has_deadline
     double deadline
     int64_t node_limit
 
@@ -125,7 +132,7 @@ cdef inline int should_stop(Search* e) noexcept nogil:
         return 1
     if e.node_limit > 0 and e.nodes >= e.node_limit:
         return 1
-    if e.deadline > 0 and now() >= e.deadline:
+    if e.has_deadline and now() >= e.deadline:
         return 1
     return 0
 
@@ -618,17 +625,91 @@ cdef int score_children(Search* e, int* tiles, int* values) noexcept nogil:
     return n
 
 
+#: Transposition table sizes Engine accepts (log2 of the entries, 8 bytes each):
+#: 1,024 entries (8 KiB) to 2**30 (8 GiB), as many as there are table keys.
+TT_BITS_MIN = 10
+TT_BITS_MAX = 30
+#: Largest node budget: the search counts nodes in a signed 64-bit integer.
+NODE_BUDGET_MAX = 2**63 - 1
+
+
+def _whole_number(value, name):
+    """``value`` as an int; bools and non-integers are refused (TypeError)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a whole number, not a bool")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, not {type(value).__name__}") from None
+
+
+def _shown(number):
+    """An integer for a message: in full when short, by its size when huge."""
+    return str(number) if abs(number) < 10**20 else f"a {number.bit_length()}-bit number"
+
+
 cdef class CancelToken:
-    """Stops a search: `cancel()` from any thread, a monotonic deadline, or a node budget."""
+    """Stops a search: `cancel()` from any thread, a deadline, or a node budget.
+
+    ``deadline`` is None (no deadline) or a time on the `time.monotonic()`
+    clock; a time already past (0, a negative number and -inf included)
+    stops the search at once, NaN is refused. ``node_budget`` is None (no
+    budget) or 1 .. 2**63-1 nodes: an engine the token is attached to stops
+    once it has searched that many nodes in all (checked every 1,024 nodes).
+    Both are read when the token is attached to a search (`solve(..., token=)`,
+    `DealSolver(position, token)`). Bad values raise `ArgumentError` (a
+    ValueError), values of the wrong type TypeError.
+    """
 
     cdef int flag
-    cdef public double deadline
-    cdef public long long node_budget
+    cdef int has_deadline
+    cdef double _deadline
+    cdef long long _node_budget  # 0: no budget
 
-    def __init__(self, deadline: float = 0.0, node_budget: int = 0):
+    def __init__(self, deadline=None, node_budget=None):
         self.flag = 0
         self.deadline = deadline
         self.node_budget = node_budget
+
+    @property
+    def deadline(self):
+        """The monotonic time the search stops at, or None."""
+        return self._deadline if self.has_deadline else None
+
+    @deadline.setter
+    def deadline(self, value):
+        cdef double when
+        if value is None:
+            self.has_deadline = 0
+            self._deadline = 0
+            return
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"deadline must be None or a time.monotonic() time, "
+                            f"not {type(value).__name__}")
+        try:
+            when = float(value)
+        except OverflowError:  # an integer beyond floats: a time that never comes
+            when = math.inf if value > 0 else -math.inf
+        if math.isnan(when):
+            raise ArgumentError("deadline", "NaN is not a time (None: no deadline)")
+        self._deadline = when
+        self.has_deadline = 1
+
+    @property
+    def node_budget(self):
+        """Nodes an engine may search in all, or None."""
+        return self._node_budget if self._node_budget > 0 else None
+
+    @node_budget.setter
+    def node_budget(self, value):
+        if value is None:
+            self._node_budget = 0
+            return
+        budget = _whole_number(value, "node_budget")
+        if not 1 <= budget <= NODE_BUDGET_MAX:
+            raise ArgumentError("node_budget", f"{_shown(budget)} is out of range "
+                                f"(1..2**63-1 nodes; None: no budget)")
+        self._node_budget = budget
 
     def cancel(self) -> None:
         self.flag = 1
@@ -636,6 +717,10 @@ cdef class CancelToken:
     @property
     def cancelled(self) -> bool:
         return self.flag != 0
+
+    def __repr__(self):
+        return (f"CancelToken(deadline={self.deadline!r}, node_budget={self.node_budget!r}, "
+                f"cancelled={self.cancelled})")
 
 
 class Aborted(Exception):
@@ -654,14 +739,22 @@ cdef class Engine:
     cdef Search e
     cdef State stack[MAXDEPTH]
     cdef int depth
+    cdef int busy  # a search is running (with the GIL released) on this engine
     cdef object token
 
-    def __cinit__(self, rules, seats_in_order, maximizer, scorer, int tt_bits=18):
+    def __cinit__(self, rules, seats_in_order, maximizer, scorer, tt_bits=18):
+        cdef int bits
+        # Checked before anything is allocated: a shift by 0, 1 or 64 used to crash.
+        number = _whole_number(tt_bits, "tt_bits")
+        if not TT_BITS_MIN <= number <= TT_BITS_MAX:
+            raise ArgumentError("tt_bits", f"{_shown(number)} is out of range "
+                                f"({TT_BITS_MIN}..{TT_BITS_MAX}: log2 of the table's entries)")
+        bits = number
         self.T = <Tables*> calloc(1, sizeof(Tables))
         if self.T == NULL:
             raise MemoryError()
         # The transposition table is allocated by the first search (see _table).
-        self.e.tt_max_bits = max(2, min(tt_bits, 26))
+        self.e.tt_max_bits = min(bits, 26)
         self.e.T = self.T
         self._load_tables(rules, seats_in_order, maximizer, scorer)
 
@@ -770,6 +863,7 @@ cdef class Engine:
         moves to a new generation (older entries no longer match), so it
         costs nothing; the table is zeroed once every 32 clears.
         """
+        self._idle()
         self.e.gen = <uint8_t> (self.e.gen + GEN_STEP)
         if self.e.gen == 0 and self.e.tt != NULL:
             memset(self.e.tt, 0, ((<size_t>1) << self.e.tt_bits) * sizeof(TTEntry))
@@ -778,6 +872,7 @@ cdef class Engine:
         """Load a position: hands (4 masks, inactive seats 0), trick [(seat, tile)], points."""
         cdef State* s = &self.e.st
         cdef int i
+        self._idle()
         for i in range(4):
             s.hand[i] = hands[i]
         s.ntrick = len(trick)
@@ -794,19 +889,23 @@ cdef class Engine:
     def set_token(self, token):
         """Attach a CancelToken (or None) that later searches obey."""
         cdef CancelToken tok
+        self._idle()
         self.token = token
         if token is None:
             self.e.cancel_flag = NULL
+            self.e.has_deadline = 0
             self.e.deadline = 0
             self.e.node_limit = 0
         else:
-            tok = <CancelToken> token
+            tok = <CancelToken?> token
             self.e.cancel_flag = &tok.flag
-            self.e.deadline = tok.deadline
-            self.e.node_limit = tok.node_budget
+            self.e.has_deadline = tok.has_deadline
+            self.e.deadline = tok._deadline
+            self.e.node_limit = tok._node_budget
 
     def play(self, int tile):
         """Play a tile for the seat to move (unchecked: the caller validated it)."""
+        self._idle()
         if self.depth >= MAXDEPTH:
             raise IndexError("play stack full")
         self.stack[self.depth] = self.e.st
@@ -814,6 +913,7 @@ cdef class Engine:
         play(&self.e, tile)
 
     def undo(self):
+        self._idle()
         if self.depth == 0:
             raise IndexError("nothing to undo")
         self.depth -= 1
@@ -836,19 +936,30 @@ cdef class Engine:
         cdef int moves[8]
         cdef int n
         cdef State* s = &self.e.st
+        self._idle()
         if s.tricks_left == 0:
             return []
         self._table()
         n = order_moves(&self.e, legal_now(&self.e), tt_move(&self.e), moves)
         return [moves[i] for i in range(n)]
 
+    cdef _idle(self):
+        # One engine is one search state: a second thread would corrupt it
+        # (DealSolver serialises its callers with a lock; see solver/solve.py).
+        if self.busy:
+            raise RuntimeError("this Engine is searching in another thread; "
+                               "an Engine serves one thread at a time")
+
     cdef _start(self):
+        self._idle()
         self._table()
         # A token that is already spent stops even a search too small to poll it.
         if should_stop(&self.e):
             raise Aborted()
+        self.busy = 1
 
     cdef _check(self):
+        self.busy = 0
         if self.e.aborted:
             self.e.aborted = 0
             raise Aborted()
