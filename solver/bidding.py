@@ -47,6 +47,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from . import tiles as T
 from ._core import Aborted, CancelToken, Engine
+from .dealer import Dealer
 from .errors import PositionError, SearchCancelled
 from .jsondoc import json_object
 from .position import DOUBLES_NEEDED, MOON3_SET, MOON_BIDS, SEAT_INDEX, SEATS, Position, partner
@@ -280,6 +281,12 @@ class _Setup:
     @cached_property
     def other_seats(self) -> tuple[int, ...]:
         return tuple(s for s in self.seats() if s != self.seat)
+
+    @cached_property
+    def dealer(self) -> Dealer:
+        """Uniform deals with this seat's hand fixed (the same as `t42 deal --hand`)."""
+        return Dealer(self.game, self.players,
+                      fixed={SEATS[self.seat]: [T.name_of(t) for t in self.hand]})
 
 
 def _parse_game(game: object, players: object) -> tuple[str, int]:
@@ -578,17 +585,14 @@ def _position(setup: _Setup, hands: Mapping[int, tuple[int, ...]], trump: str, k
 
 
 def deal_others(rng: random.Random, setup: _Setup) -> tuple[list[int], int | None]:
-    """One uniform deal of the tiles the seat does not hold: a mask per seat index
-    (the seat's own hand included) and, in three-player Moon, the widow."""
-    rest = list(setup.unseen)
-    rng.shuffle(rest)
+    """One uniform deal of the tiles the seat does not hold (`solver.dealer`): a mask
+    per seat index (the seat's own hand included) and, in three-player Moon, the widow.
+    Successive deals from one generator are those of `Dealer.deals` with its seed."""
+    deal = setup.dealer.deal(rng)
     hands = [0, 0, 0, 0]
-    hands[setup.seat] = T.mask_of(setup.hand)
-    others = setup.other_seats
-    for k, s in enumerate(others):
-        hands[s] = T.mask_of(rest[7 * k:7 * k + 7])
-    widow = rest[7 * len(others)] if setup.moon3 else None
-    return hands, widow
+    for s, tiles in deal.hands.items():
+        hands[s] = T.mask_of(tiles)
+    return hands, deal.widow
 
 
 def _template(setup: _Setup) -> dict[int, tuple[int, ...]]:

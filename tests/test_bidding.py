@@ -356,3 +356,12 @@ def test_calibration_table_bins_predictions_against_outcomes():
     assert text[3] == "| 0.1-0.2 | 0 | - | - |"
     with pytest.raises(ValueError):
         calibration_table([(1.5, True)])
+
+
+def test_the_deals_are_those_of_t42_deal_with_the_same_seed():
+    advice = advise(WEAK, "E", deals=3, seed=5, declarations=["nello"], return_deals=True)
+    done = t42("deal", "--hand", "E=" + ",".join(WEAK), "--count", "3", "--seed", "5")
+    assert done.returncode == 0, done.stderr
+    dealt = [json.loads(line)["hands"] for line in done.stdout.splitlines()]
+    assert [{s: sorted(h) for s, h in d.items()} for d in dealt] == \
+        [{s: sorted(h) for s, h in d.hands.items()} for d in advice.dealt]
