@@ -39,7 +39,12 @@ ctypedef uint32_t mask_t
 
 # log2 of the table entries a search with this many tricks left wants: enough
 # for the trick-boundary states it visits, no more (a table is zeroed when made).
-cdef int[8] TABLE_BITS = [4, 4, 8, 11, 13, 15, 17, 18]
+cdef int[8] TABLE_BITS = [4, 4, 8, 11, 13, 15, 16, 17]
+
+cdef enum:
+    # Keys are put in canonical form from this many tricks left: the states
+    # two tricks from the end are the most numerous and cheapest to search again.
+    CANONICAL_TRICKS = 3
 
 cdef struct Ordering:
     int base[2][2]      # [lead, follow][mover, other seat takes the trick it wants]
@@ -63,9 +68,11 @@ cdef struct Tables:
     mask_t matched[NCTX][NT]    # other tiles as strong as t when suit c is led
     mask_t absolute             # tiles with the same nonzero power whatever is led
     int free_lead               # 1 when the leader may lead any tile
+    int max_count               # the largest count of a tile
     Ordering order[4]           # move-ordering weights of each seat
     mask_t kin[NT]              # tiles of t's count and lead suit: candidates to be alike
     uint16_t differ[NT][NT]     # suits in which a and b follow or can win differently
+    uint16_t spread[NT][NT]     # suits in which a tile could rank between a and b
     mask_t stronger[NCTX][NT]   # tiles stronger than t when suit c is led
     mask_t leads[NCTX]          # tiles that lead suit c
     uint16_t always_live        # suits to check whoever holds what (the leader's tiers)
@@ -97,6 +104,7 @@ cdef struct Search:
     int tt_max_bits     # the most the engine may allocate
     uint8_t gen         # current generation, pre-shifted (multiple of 8)
     int64_t nodes
+    mask_t own[4]       # tiles known to belong to each seat (held when loaded)
     int aborted
     int* cancel_flag
     int has_deadline
@@ -284,9 +292,44 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
     return n
 
 
-cdef inline uint32_t boundary_key(Search* e) noexcept nogil:
+cdef uint32_t boundary_key(Search* e) noexcept nogil:
+    """Table key of a trick-boundary state: the tiles held, and the leader.
+
+    Each hand is first put in a canonical form: a tile is swapped for a
+    lower-numbered tile of the same seat already played when the two are
+    interchangeable now (see alike), so states that differ only in which of
+    such tiles was played share one entry (as in partition search). Only
+    tiles known to be the seat's (held when the engine was loaded) count,
+    and only with CANONICAL_TRICKS or more tricks left.
+    """
     cdef State* s = &e.st
-    return (s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]) | (<uint32_t>s.leader << 28)
+    cdef Tables* T = e.T
+    cdef mask_t held = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
+    cdef mask_t key = held, gone, m, cand, others, swap
+    cdef int x, a, b
+    cdef uint16_t live
+    if s.tricks_left < CANONICAL_TRICKS:
+        return key | (<uint32_t>s.leader << 28)
+    for x in range(4):
+        gone = e.own[x] & ~held
+        if gone == 0 or s.hand[x] == 0:
+            continue
+        others = held & ~s.hand[x]
+        live = 0xFFFF
+        m = s.hand[x]
+        while m:
+            a = __builtin_ctz(m)
+            m &= m - 1
+            cand = T.kin[a] & gone & (((<mask_t>1) << a) - 1)
+            while cand:
+                b = __builtin_ctz(cand)
+                cand &= cand - 1
+                if alike(e, a, b, &live, others, others):
+                    swap = ((<mask_t>1) << a) | ((<mask_t>1) << b)
+                    key ^= swap
+                    gone ^= swap
+                    break
+    return key | (<uint32_t>s.leader << 28)
 
 
 cdef inline TTEntry* tt_bucket(Search* e, uint32_t key) noexcept nogil:
@@ -382,39 +425,45 @@ cdef inline uint16_t live_suits(Search* e, mask_t others) noexcept nogil:
     return live
 
 
-cdef inline int any_alike(Search* e, int a, mask_t cand, uint16_t live,
-                          mask_t blockers) noexcept nogil:
-    """Is tile a interchangeable with one of the tiles in cand (all of the same
-    count and lead suit), now that the tiles between them may be gone?
+cdef inline int alike(Search* e, int a, int b, uint16_t* live, mask_t others,
+                      mask_t blockers) noexcept nogil:
+    """Are tiles a and b of one seat (same count and lead suit) interchangeable?
 
-    Two tiles of one seat are one move when, in every suit they can still
-    meet other tiles in (the live suits and their own lead suit), they follow
-    alike and no tile of another hand or of this trick ranks between them:
-    every trick then goes the same way with either.
+    They are when, in every suit they can still meet other tiles in (the
+    live suits and their own lead suit), they follow alike and no tile of
+    another hand or of this trick ranks between them: every trick then goes
+    the same way with either, although tiles between them once stood there.
+    ``live`` is worked out on first need (0xFFFF until then) from ``others``,
+    the tiles of the other hands.
     """
     cdef Tables* T = e.T
-    cdef int b, c, pa, pb, hi, lo
+    cdef int c, hi, lo
     cdef uint16_t suits
     cdef mask_t pair
+    if T.differ[a][b]:
+        if live[0] == 0xFFFF:
+            live[0] = live_suits(e, others)
+        if T.differ[a][b] & (live[0] | (1 << T.lead_suit[a])):
+            return 0
+    # Checking a dead suit too is merely cautious, and saves working out live.
+    suits = T.spread[a][b]
+    pair = ((<mask_t>1) << a) | ((<mask_t>1) << b)
+    while suits:
+        c = __builtin_ctz(suits)
+        suits &= suits - 1
+        hi, lo = (a, b) if T.power[c][a] > T.power[c][b] else (b, a)
+        if T.stronger[c][lo] & ~T.stronger[c][hi] & blockers & ~pair:
+            return 0
+    return 1
+
+
+cdef inline int any_alike(Search* e, int a, mask_t cand, uint16_t* live, mask_t others,
+                          mask_t blockers) noexcept nogil:
+    """Is tile a interchangeable with one of the tiles in cand?"""
     while cand:
-        b = __builtin_ctz(cand)
-        cand &= cand - 1
-        suits = live | (1 << T.lead_suit[a])
-        if T.differ[a][b] & suits:
-            continue
-        pair = ((<mask_t>1) << a) | ((<mask_t>1) << b)
-        while suits:
-            c = __builtin_ctz(suits)
-            suits &= suits - 1
-            pa = T.power[c][a]
-            pb = T.power[c][b]
-            if pa == pb:
-                continue
-            hi, lo = (a, b) if pa > pb else (b, a)
-            if T.stronger[c][lo] & ~T.stronger[c][hi] & blockers & ~pair:
-                break
-        else:
+        if alike(e, a, __builtin_ctz(cand), live, others, blockers):
             return 1
+        cand &= cand - 1
     return 0
 
 
@@ -455,13 +504,72 @@ cdef inline int sure_points(Search* e, int* lower) noexcept nogil:
     return other
 
 
+cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
+    """Raise the sure points by the next trick alone, when whatever the leader
+    leads one side is sure to take it: the leader's side with a lead no
+    other seat can beat by following legally (the trick and that tile's
+    count), the other side when every lead can be beaten by one of them."""
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef int L = s.leader, t, c, p, o, k, win_pts = 0, all_lost = 1, their, ours, pw
+    cdef mask_t leads, m
+    cdef int best[4][NCTX]
+    if not T.likes[L][L]:
+        return
+    for o in range(4):
+        if s.hand[o] and not T.likes[o][o]:
+            return          # a seat that does not fight for tricks: no sure outcome
+        for c in range(NCTX):
+            best[o][c] = -1
+    leads = legal_mask(T, s.hand[L], LEAD_CTX)
+    while leads:
+        t = __builtin_ctz(leads)
+        leads &= leads - 1
+        c = T.lead_suit[t]
+        p = T.power[c][t]
+        their = 0
+        ours = p
+        for o in range(4):
+            if o == L or s.hand[o] == 0:
+                continue
+            if best[o][c] < 0:
+                m = legal_mask(T, s.hand[o], c)
+                pw = 0
+                while m:
+                    k = T.power[c][__builtin_ctz(m)]
+                    m &= m - 1
+                    if k > pw:
+                        pw = k
+                best[o][c] = pw
+            if T.likes[L][o]:
+                if best[o][c] > ours:
+                    ours = best[o][c]
+            elif best[o][c] > their:
+                their = best[o][c]
+        if their <= p:     # equal powers only in sevens, where the lead wins
+            if T.trick_points + T.count[t] > win_pts:
+                win_pts = T.trick_points + T.count[t]
+        if their <= ours:
+            all_lost = 0
+    if T.scorer[L]:
+        if win_pts > scoring[0]:
+            scoring[0] = win_pts
+        if all_lost and T.trick_points > other[0]:
+            other[0] = T.trick_points
+    else:
+        if win_pts > other[0]:
+            other[0] = win_pts
+        if all_lost and T.trick_points > scoring[0]:
+            scoring[0] = T.trick_points
+
+
 cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the final value of the scoring side."""
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef TTEntry* ent = NULL
     cdef uint32_t key = 0
-    cdef int lo, hi, ttbest = -1, alpha0, beta0, sure
+    cdef int lo, hi, ttbest = -1, alpha0, beta0, sure, other
     cdef int seat, n, i, t, v, best, bestmove = -1, is_max
     cdef int moves[8]
     cdef mask_t searched = 0, blockers, cand
@@ -495,12 +603,24 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
             if hi < beta:
                 beta = hi
             ttbest = ent.best
-        hi = s.sofar + s.avail - sure_points(e, &sure)
-        lo = s.sofar + sure
-        if lo >= beta:
-            return lo
-        if hi <= alpha:
-            return hi
+            if ttbest >= 0 and not (s.hand[s.to_move] >> ttbest) & 1:
+                # Stored for the canonical hand: the held tile it stands for.
+                cand = T.kin[ttbest] & s.hand[s.to_move]
+                ttbest = __builtin_ctz(cand) if cand else -1
+        other = sure_points(e, &sure)
+        if s.sofar + sure >= beta:
+            return s.sofar + sure
+        if s.sofar + s.avail - other <= alpha:
+            return s.sofar + s.avail - other
+        # The next trick alone adds at most a trick and one tile's count:
+        # look at it only when that could end the search here.
+        if s.sofar + T.trick_points + T.max_count >= beta or \
+                s.sofar + s.avail - T.trick_points - T.max_count <= alpha:
+            next_trick(e, &sure, &other)
+            if s.sofar + sure >= beta:
+                return s.sofar + sure
+            if s.sofar + s.avail - other <= alpha:
+                return s.sofar + s.avail - other
     alpha0 = alpha
     beta0 = beta
 
@@ -520,11 +640,8 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     for i in range(n):
         t = moves[i]
         cand = T.kin[t] & searched
-        if cand:
-            if live == 0xFFFF:
-                live = live_suits(e, blockers)
-            if any_alike(e, t, cand, live, blockers | trick_mask(e)):
-                continue
+        if cand and any_alike(e, t, cand, &live, blockers, blockers | trick_mask(e)):
+            continue
         searched |= (<mask_t>1) << t
         saved = s[0]
         play(e, t)
@@ -601,24 +718,24 @@ cdef int exact_value(Search* e, int guess, int lower, int upper) noexcept nogil:
 cdef int score_children(Search* e, int* tiles, int* values) noexcept nogil:
     """Exact value after each legal move of the current state; returns the move count.
 
-    The position's own value bounds every child (no child of a max node is
-    worth more), which keeps the searches for the weaker moves short.
+    The most promising move first; each later move's first guess is the
+    best value found so far (the position's value, when it is an optimal
+    move, settles in one probe). Searching the position itself first to
+    bound the children costs more than it saves.
     """
     cdef State saved = e.st
     cdef State* s = &e.st
     cdef int n, i, best, lower, upper
     cdef int is_max = e.T.maximizer[s.to_move]
-    best = exact_value(e, -1, s.sofar, s.sofar + s.avail)
+    best = -1
     n = order_moves(e, legal_now(e), tt_move(e), tiles)
     for i in range(n):
         play(e, tiles[i])
         lower = s.sofar
         upper = s.sofar + s.avail
-        if is_max and best < upper:
-            upper = best
-        if not is_max and best > lower:
-            lower = best
         values[i] = exact_value(e, best, lower, upper)
+        if best < 0 or (is_max and values[i] > best) or (not is_max and values[i] < best):
+            best = values[i]
         e.st = saved
         if e.aborted:
             break
@@ -752,9 +869,9 @@ cdef class Engine:
         bits = number
         self.T = <Tables*> calloc(1, sizeof(Tables))
         if self.T == NULL:
-            raise MemoryError()
+            raise MemoryError("no memory for the rule tables")
         # The transposition table is allocated by the first search (see _table).
-        self.e.tt_max_bits = min(bits, 26)
+        self.e.tt_max_bits = bits
         self.e.T = self.T
         self._load_tables(rules, seats_in_order, maximizer, scorer)
 
@@ -793,6 +910,7 @@ cdef class Engine:
             if T.power[0][t] > 0 and all(T.power[c][t] == T.power[0][t] for c in range(NCTX)):
                 T.absolute |= (<mask_t>1) << t
         T.free_lead = T.ntiers[LEAD_CTX] == 0
+        T.max_count = max([T.count[t] for t in range(NT)])
         # A trick won by seat b raises the value when b scores; that is what
         # seat a wants when a maximises. In nello nobody wants a trick himself.
         for a in range(4):
@@ -819,9 +937,27 @@ cdef class Engine:
         for a in range(NT):
             T.kin[a] = 0
             for b in range(NT):
-                T.differ[a][b] = self._differ(a, b)
+                T.differ[a][b] = 0
+                T.spread[a][b] = 0
                 if a != b and T.count[a] == T.count[b] and T.lead_suit[a] == T.lead_suit[b]:
+                    T.differ[a][b] = self._differ(a, b)
+                    if T.differ[a][b] & (1 << T.lead_suit[a]):
+                        continue    # they differ in their own suit: never alike
                     T.kin[a] |= (<mask_t>1) << b
+                    T.spread[a][b] = self._spread(a, b)
+
+    cdef uint16_t _spread(self, int a, int b):
+        """Suits in which both tiles can win with different powers; for two
+        tiles of the same power whatever is led (trumps) one suit tells it all."""
+        cdef Tables* T = self.T
+        cdef int c
+        cdef uint16_t d = 0
+        if (T.absolute >> a) & (T.absolute >> b) & 1:
+            return (1 << T.lead_suit[a]) if T.power[0][a] != T.power[0][b] else 0
+        for c in range(NCTX):
+            if T.power[c][a] and T.power[c][b] and T.power[c][a] != T.power[c][b]:
+                d |= 1 << c
+        return d
 
     cdef uint16_t _differ(self, int a, int b):
         """Suits in which a and b have different follow duties, or one can win and the other not."""
@@ -850,7 +986,7 @@ cdef class Engine:
         self.e.tt = <TTEntry*> calloc((<size_t>1) << bits, sizeof(TTEntry))
         if self.e.tt == NULL:
             self.e.tt_bits = 0
-            raise MemoryError()
+            raise MemoryError(f"no memory for a transposition table of 2**{bits} entries")
         self.e.tt_bits = bits
         self.e.tt_shift = 32 - (bits - 1)
         self.e.gen = 0
@@ -863,8 +999,11 @@ cdef class Engine:
         moves to a new generation (older entries no longer match), so it
         costs nothing; the table is zeroed once every 32 clears.
         """
+        cdef int i
         self._idle()
         self.e.gen = <uint8_t> (self.e.gen + GEN_STEP)
+        for i in range(4):
+            self.e.own[i] = 0
         if self.e.gen == 0 and self.e.tt != NULL:
             memset(self.e.tt, 0, ((<size_t>1) << self.e.tt_bits) * sizeof(TTEntry))
 
@@ -875,10 +1014,12 @@ cdef class Engine:
         self._idle()
         for i in range(4):
             s.hand[i] = hands[i]
+            self.e.own[i] |= s.hand[i]
         s.ntrick = len(trick)
         for i in range(s.ntrick):
             s.trick_seat[i] = trick[i][0]
             s.trick_tile[i] = trick[i][1]
+            self.e.own[s.trick_seat[i]] |= (<mask_t>1) << s.trick_tile[i]
         s.leader = leader
         s.to_move = leader if s.ntrick == 0 else self.T.next_seat[s.trick_seat[s.ntrick - 1]]
         s.sofar = sofar
@@ -930,6 +1071,18 @@ cdef class Engine:
     @property
     def nodes(self) -> int:
         return self.e.nodes
+
+    def sure_bounds(self):
+        """(lower, upper) bounds on the final value from the sure tricks alone,
+        at a trick boundary; None mid-trick. Used to test the bound."""
+        cdef int lower, other
+        cdef State* s = &self.e.st
+        self._idle()
+        if s.ntrick != 0 or s.tricks_left == 0:
+            return None
+        other = sure_points(&self.e, &lower)
+        next_trick(&self.e, &lower, &other)
+        return (s.sofar + lower, s.sofar + s.avail - other)
 
     def legal(self):
         """Legal tiles of the seat to move, best-looking first (table move first)."""

@@ -21,7 +21,8 @@ from .position import SEATS, Position
 PositionLike = Union[Position, Mapping[str, Any], str]
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: log2 of the transposition table's entries (8 bytes each): 2 MiB.
+#: The most log2 of the transposition table's entries (8 bytes each) an engine may use;
+#: it allocates what the tricks left need (1 MiB from the opening lead).
 DEFAULT_TT_BITS = 18
 
 
