@@ -20,12 +20,15 @@ import grpc
 
 from solver import CancelToken, Position, PositionError, SearchCancelled, make_or_set, solve
 from solver.analysis import analyze_hand
+from solver.deals import count_deals, tile_probabilities
 from solver.table import solve_deal
+from solver.view import View
 from texas42.v1 import deal_table_pb2 as table_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
 from texas42.v1 import position_pb2 as pb
+from texas42.v1 import view_pb2 as view_pb
 
 from . import convert, status
 from .pool import Overloaded, SolverPool, deadline_passed, token_for
@@ -143,6 +146,17 @@ class HintServicer(service_grpc.HintServiceServicer):
         table = await self._solve_call(context, lambda token: self._run(work, token),
                                        field_path=convert.deal_field_path)
         return service_pb.SolveDealResponse(table=table)
+
+    async def CountDeals(self, request: view_pb.CountDealsRequest,
+                         context: grpc.aio.ServicerContext) -> view_pb.CountDealsResponse:
+        """The exact number of deals consistent with a view and its tile probabilities."""
+        def work(token: CancelToken) -> view_pb.CountDealsResponse:
+            view = View(convert.view_to_json(request.view))
+            return convert.count_deals_to_proto(count_deals(view), tile_probabilities(view),
+                                                view.to_move, view.side)
+
+        return await self._solve_call(context, lambda token: self._run(work, token),
+                                      field_path=convert.view_field_path)
 
     # ------------------------------------------------------- shared machinery
 
