@@ -272,14 +272,22 @@ def _draw(view: View, n: int, rng: random.Random) -> list[list[list[int]]]:
     return [view.completions.sample(rng) for _ in range(n)]
 
 
-def _masks(view: View, places: list[list[int]]) -> Masks:
-    """The four hand masks of the tiles still held, from the unseen tiles' places."""
-    masks = [0, 0, 0, 0]
-    masks[view.seat] = T.mask_of(view.remaining)
-    for p, seat in enumerate(view.place_seats):
-        if seat is not None and seat in view.active_seats:
-            masks[seat] = T.mask_of(places[p])
-    return (masks[0], masks[1], masks[2], masks[3])
+def _mask_maker(view: View):
+    """A function from the unseen tiles' places to the four hand masks of tiles still held."""
+    viewer = T.mask_of(view.remaining)
+    hands = [(p, seat) for p, seat in enumerate(view.place_seats)
+             if seat is not None and seat in view.active_seats]
+
+    def masks(places: list[list[int]]) -> Masks:
+        out = [0, 0, 0, 0]
+        out[view.seat] = viewer
+        for p, seat in hands:
+            m = 0
+            for t in places[p]:
+                m |= 1 << t
+            out[seat] = m
+        return (out[0], out[1], out[2], out[3])
+    return masks
 
 
 def _position(view: View, places: list[list[int]]) -> Position:
@@ -337,7 +345,8 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
     scorer = DealScorer(template, threads)
     tally = _Tally(scorer)
     ranking = _Ranking(v.scorer[v.seat] == 1, tally.is_max, objective)
-    tally.add(scorer.score([_masks(v, pl) for pl in places], token))
+    masks = _mask_maker(v)
+    tally.add(scorer.score([masks(pl) for pl in places], token))
 
     stopped = None
     if adaptive and not enumerated:
@@ -352,7 +361,7 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
                 break
             batch = _draw(v, deals, rng)
             try:
-                rows = scorer.score([_masks(v, pl) for pl in batch], token)
+                rows = scorer.score([masks(pl) for pl in batch], token)
             except SearchCancelled:
                 stopped = "deadline"
                 break
