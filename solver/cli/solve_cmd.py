@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 
+from .. import svg
 from ..position import Position
 from ..solve import make_or_set, solve
-from .common import guarded, read_records, run_records
+from .common import InputError, guarded, read_records, run_records
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,6 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", nargs="?", help="position JSON, or JSON Lines (default: stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per position")
     p.add_argument("--best-only", action="store_true", help="score only the optimal moves")
+    p.add_argument("--svg", metavar="FILE", help="also draw each position as SVG, its moves "
+                   "labelled with their values (the n-th of several: FILE-n.svg)")
     p.set_defaults(run=run_solve)
 
     p = sub.add_parser("make-or-set", help="does the declaring side make the bid?",
@@ -44,9 +48,16 @@ def format_solution(position: Position, result) -> str:
 
 @guarded
 def run_solve(args: argparse.Namespace) -> int:
+    pictures = itertools.count(1)
+
     def handle(data):
         position = Position(data)
         result = solve(position, best_only=args.best_only)
+        if args.svg:
+            try:
+                svg.save(svg.solution_svg(position, result), args.svg, next(pictures))
+            except OSError as exc:
+                raise InputError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
         return result.to_json(), format_solution(position, result)
 
     return run_records(read_records(args.file), args.json, handle)
