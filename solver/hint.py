@@ -115,7 +115,8 @@ class DealScorer:
             with self._lock:
                 self.nodes += nodes + engine.nodes
 
-    def score(self, deals: Sequence[Masks], token: CancelToken | None = None) -> list[tuple[int, ...]]:
+    def score(self, deals: Sequence[Masks],
+              token: CancelToken | None = None) -> list[tuple[int, ...]]:
         """One row per deal: the value after each move of `moves`, in that order."""
         out: list = [None] * len(deals)
         counter = itertools.count()

@@ -56,7 +56,8 @@ def test_enumerated_hint_equals_the_python_api_and_the_case(stub):
     response = call(stub, SMALL, objective=hint_pb2.HINT_OBJECTIVE_POINTS)
     expected = hint(SMALL, objective="points")
     assert_same_as_api(response, expected)
-    assert sorted(response.best) == sorted(CASES["views-2026-nello-high-0"]["expect"]["best_points"])
+    want = CASES["views-2026-nello-high-0"]["expect"]["best_points"]
+    assert sorted(response.best) == sorted(want)
     assert response.unit  # tricks for nello
     assert not response.HasField("seed")
 
