@@ -182,3 +182,16 @@ def test_a_cancelled_token_stops_the_hint():
         hint(BIG["view"], deals=10, seed=1, token=token)
     with pytest.raises(SearchCancelled):
         hint(BIG["view"], deals=10, seed=1, token=CancelToken(node_budget=50))
+
+
+def test_a_sample_estimates_the_exact_figures_within_its_intervals():
+    case = next(c for c in HINT_CASES if c["id"] == "views-2026-pip-deuces-4")   # 3,150 deals
+    exact = case["expect"]["moves"]
+    h = hint(case["view"], enumerate_limit=0, deals=300, seed=1)
+    assert h.method == "sampled" and set(h.moves) == set(exact)
+    for tile, m in h.moves.items():
+        # four standard errors: a uniform sample misses by more about once in 16,000 draws
+        se_mean = (m.mean_ci[1] - m.mean_ci[0]) / (2 * 1.968)      # t(0.975, 299)
+        assert abs(m.mean - exact[tile]["mean"]) <= 4 * se_mean + 1e-9, tile
+        p = exact[tile]["p_make"]
+        assert abs(m.p_make - p) <= 4 * (p * (1 - p) / 300) ** 0.5 + 1e-9, tile
