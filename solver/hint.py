@@ -93,13 +93,13 @@ class DealScorer:
         return tuple(row)
 
     def _worker(self, deals: Sequence[Masks], out: list, counter, chunk: int,
-                token: CancelToken | None) -> None:
+                token: CancelToken | None, stop: threading.Event) -> None:
         clears = hasattr(Engine, "clear")
         engine = self._engine()
         engine.set_token(token)
         nodes = 0
         try:
-            while True:
+            while not stop.is_set():
                 start = next(counter) * chunk
                 if start >= len(deals):
                     break
@@ -111,6 +111,9 @@ class DealScorer:
                         engine = self._engine()
                         engine.set_token(token)
                     out[i] = self._score_one(engine, deals[i])
+        except Aborted:
+            stop.set()          # the other threads stop at their next deal
+            raise
         finally:
             with self._lock:
                 self.nodes += nodes + engine.nodes
@@ -122,12 +125,13 @@ class DealScorer:
         counter = itertools.count()
         threads = min(self.threads, max(1, len(deals) // 4))
         chunk = max(1, min(16, len(deals) // (threads * 8) or 1))
+        stop = threading.Event()
         try:
             if threads == 1:
-                self._worker(deals, out, counter, chunk, token)
+                self._worker(deals, out, counter, chunk, token, stop)
             else:
                 with ThreadPoolExecutor(threads) as pool:
-                    jobs = [pool.submit(self._worker, deals, out, counter, chunk, token)
+                    jobs = [pool.submit(self._worker, deals, out, counter, chunk, token, stop)
                             for _ in range(threads)]
                     for job in jobs:
                         job.result()
