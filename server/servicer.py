@@ -32,14 +32,9 @@ from texas42.v1 import hint_service_pb2_grpc as service_grpc
 from texas42.v1 import position_pb2 as pb
 from texas42.v1 import view_pb2 as view_pb
 
-<<<<<<< HEAD
-from . import convert, status
+from . import convert, hint_convert, status
 from .deadlines import CallDeadline
 from .pool import Overloaded, SolverPool, token_for
-=======
-from . import convert, hint_convert, status
-from .pool import Overloaded, SolverPool, deadline_passed, token_for
->>>>>>> hint
 from .telemetry import log_event
 
 T = TypeVar("T")
