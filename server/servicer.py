@@ -21,16 +21,18 @@ import grpc
 from solver import CancelToken, Position, PositionError, SearchCancelled, make_or_set, solve
 from solver.analysis import analyze_hand
 from solver.deals import count_deals, tile_probabilities
+from solver.hint import hint
 from solver.table import solve_deal
 from solver.view import View
 from texas42.v1 import deal_table_pb2 as table_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
+from texas42.v1 import hint_pb2
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
 from texas42.v1 import position_pb2 as pb
 from texas42.v1 import view_pb2 as view_pb
 
-from . import convert, status
+from . import convert, hint_convert, status
 from .deadlines import CallDeadline
 from .pool import Overloaded, SolverPool, token_for
 from .telemetry import log_event
@@ -218,3 +220,15 @@ class HintServicer(service_grpc.HintServiceServicer):
         rich = status.invalid_argument(error.field, error.reason, error.code)
         await context.abort(rich.code, rich.details, rich.trailing_metadata)
         raise AssertionError("unreachable: abort raises")
+
+    async def Hint(self, request: hint_pb2.HintRequest,
+                   context: grpc.aio.ServicerContext) -> hint_pb2.HintResponse:
+        """Every legal move of the viewer scored over the deals consistent with its view."""
+        def work(token: CancelToken) -> hint_pb2.HintResponse:
+            # One thread: the pool already runs as many calls at once as there are cores.
+            result = hint(convert.view_to_json(request.view), token=token, threads=1,
+                          **hint_convert.hint_options(request))
+            return hint_convert.hint_to_proto(result)
+
+        return await self._solve_call(context, lambda token: self._run(work, token),
+                                      field_path=hint_convert.hint_field_path)

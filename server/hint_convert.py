@@ -1,0 +1,61 @@
+"""The Hint RPC's messages <-> the Python API's `hint` options and `Hint` result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.hint import DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, Hint
+from texas42.v1 import hint_pb2
+
+from . import convert
+
+OBJECTIVES = {hint_pb2.HINT_OBJECTIVE_UNSPECIFIED: "make", hint_pb2.HINT_OBJECTIVE_MAKE: "make",
+              hint_pb2.HINT_OBJECTIVE_POINTS: "points"}
+ENUM_OF_OBJECTIVE = {"make": hint_pb2.HINT_OBJECTIVE_MAKE, "points": hint_pb2.HINT_OBJECTIVE_POINTS}
+ENUM_OF_METHOD = {"enumerated": hint_pb2.HINT_METHOD_ENUMERATED,
+                  "sampled": hint_pb2.HINT_METHOD_SAMPLED}
+#: option fields of the Python API that are fields of the request under the same name
+OPTION_FIELDS = ("deals", "enumerate_limit", "objective", "seed", "max_deals", "examples")
+
+
+def hint_options(request: hint_pb2.HintRequest) -> dict[str, Any]:
+    """Keyword arguments of `solver.hint.hint` (the view aside) from the request."""
+    return {
+        "deals": request.deals or DEFAULT_DEALS,
+        "enumerate_limit": request.enumerate_limit if request.HasField("enumerate_limit")
+        else DEFAULT_ENUMERATION_LIMIT,
+        "objective": convert._enum(OBJECTIVES, request.objective, "objective", "objective",
+                                   "INVALID_OPTION"),
+        "seed": request.seed if request.HasField("seed") else None,
+        "adaptive": request.adaptive,
+        "max_deals": request.max_deals or None,
+        "examples": request.examples,
+    }
+
+
+def hint_field_path(json_field: str) -> str:
+    """The request field of a `PositionError`: an option by name, else a field of ``view``."""
+    return json_field if json_field in OPTION_FIELDS else convert.view_field_path(json_field)
+
+
+def _interval(pair: tuple[float, float] | None) -> hint_pb2.Interval | None:
+    return None if pair is None else hint_pb2.Interval(low=pair[0], high=pair[1])
+
+
+def hint_to_proto(h: Hint) -> hint_pb2.HintResponse:
+    out = hint_pb2.HintResponse(
+        to_move=convert.ENUM_OF_SEAT[h.to_move], declaring=h.side == "declaring", count=h.count,
+        method=ENUM_OF_METHOD[h.method], deals=h.deals, objective=ENUM_OF_OBJECTIVE[h.objective],
+        best=h.best, unit=convert.UNITS[h.unit], stopped=h.stopped or "")
+    if h.seed is not None:
+        out.seed = h.seed
+    for tile, m in h.moves.items():
+        out.moves.append(hint_pb2.MoveHint(
+            tile=tile, mean=m.mean, p_make=m.p_make, p_best=m.p_best,
+            mean_interval=_interval(m.mean_ci), p_make_interval=_interval(m.p_make_ci),
+            best=tile in h.best))
+    for ex in h.examples:
+        out.examples.append(hint_pb2.HintExample(
+            position=convert.position_from_json(ex.position.to_json()),
+            values=[hint_pb2.TileValue(tile=t, value=v) for t, v in ex.values.items()]))
+    return out

@@ -1,0 +1,283 @@
+"""The arena: whole hands played between bots, in duplicate, with statistics.
+
+Duplicate play: pair ``i`` deals the same seeded hand twice, bot A sitting
+N/S in the first game and E/W in the second, so the luck of the deal
+cancels. Contract of pair ``i``: the declarer rotates N, E, S, W; it bids
+30 in its longest pip suit (ties: the higher pip) and leads. In one game of
+the pair A declares and B defends, in the other the roles swap, on the same
+cards.
+
+Statistics (`summarize`, computed from the hand records alone):
+
+* each bot's make rate as declarer and set rate as defender, and its mean
+  points as declarer;
+* the paired difference per pair, d = (A's points as declarer) - (B's
+  points as declarer) on the same deal (= half of A's total lead over B
+  across the two games), its mean, standard error and 95% t interval;
+* McNemar's test on the pairs whose make/set results differ;
+* `gap_share`: the share of the gap between a baseline and an upper bound
+  (rule and cheat) that a third bot (hint) closes, from two runs on the
+  same seeds.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import sys
+import time
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+from . import tiles as T
+from .bots import Table, make_bot
+from .position import SEATS, Position
+from .stats import McNemar, MeanEstimate, mcnemar, mean_of, wilson_interval
+
+BID = 30
+
+
+def deal_for_pair(pair: int, seed: int) -> Position:
+    """The opening position of a pair: a seeded deal and the rotating contract."""
+    rng = random.Random(seed * 1_000_003 + pair)
+    tiles = list(range(T.N_TILES))
+    rng.shuffle(tiles)
+    hands = {SEATS[s]: sorted(tiles[7 * s:7 * s + 7], reverse=True) for s in range(4)}
+    declarer = SEATS[pair % 4]
+    trump = longest_suit(hands[declarer])
+    return Position({"hands": {s: [T.name_of(t) for t in h] for s, h in hands.items()},
+                     "contract": {"declarer": declarer, "trump": trump, "bid": BID},
+                     "plays": []})
+
+
+def longest_suit(hand: Sequence[int]) -> int:
+    """The pip borne by the most tiles of the hand (ties: the higher pip)."""
+    return max(range(7), key=lambda pip: (sum(1 for t in hand if pip in T.ENDS[t]), pip))
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One game: who sat where, the deal, the plays and the declaring side's points."""
+
+    pair: int
+    game: int            # 0: A sits N/S, 1: A sits E/W
+    ns: str
+    ew: str
+    declarer: str
+    trump: str
+    hands: dict[str, list[str]]
+    plays: list[str]
+    points: int
+    made: bool
+
+    @property
+    def declaring_bot(self) -> str:
+        return self.ns if self.declarer in "NS" else self.ew
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def play_hand(start: Position, ns, ew) -> Position:
+    """Play a hand to the end, each seat's tile chosen by its side's bot."""
+    plays: list[int] = list(start.plays)
+    p = start
+    while not p.is_complete:
+        bot = ns if p.to_move_index in (0, 2) else ew
+        plays.append(bot.choose(Table(p)))
+        p = start.with_plays(plays)
+    return p
+
+
+def play_pair(pair: int, seed: int, a: str, b: str, hint_deals: int = 100) -> list[HandRecord]:
+    """Both games of a pair (A at N/S, then A at E/W)."""
+    start = deal_for_pair(pair, seed)
+    records = []
+    for game, (ns_name, ew_name) in enumerate(((a, b), (b, a))):
+        bot_seed = (seed * 1_000_003 + pair) * 2 + game
+        ns = make_bot(ns_name, bot_seed, hint_deals)
+        ew = make_bot(ew_name, bot_seed + 7919, hint_deals)
+        end = play_hand(start, ns, ew)
+        records.append(HandRecord(
+            pair=pair, game=game, ns=ns_name, ew=ew_name,
+            declarer=SEATS[start.contract.declarer], trump=start.contract.declaration.name,
+            hands={SEATS[s]: [T.name_of(t) for t in h] for s, h in start.hands.items()},
+            plays=[T.name_of(t) for t in end.plays], points=end.points,
+            made=end.makes(end.points)))
+    return records
+
+
+def _pair_job(job: tuple) -> list[HandRecord]:
+    return play_pair(*job)
+
+
+def run_arena(a: str, b: str, pairs: int, seed: int = 0, *, hint_deals: int = 100,
+              workers: int = 1, first_pair: int = 0,
+              progress: Callable[[int, int], None] | None = None,
+              sink: Callable[[list[HandRecord]], None] | None = None) -> list[HandRecord]:
+    """Play ``pairs`` duplicate pairs of A against B; the records, by pair then game.
+
+    ``workers`` > 1 plays pairs in that many processes (each pair is seeded
+    by its index, so the records do not depend on the number of workers).
+    ``sink`` receives each pair's records as soon as it is played (to save
+    a long run as it goes).
+    """
+    jobs = [(i, seed, a, b, hint_deals) for i in range(first_pair, first_pair + pairs)]
+    out: list[HandRecord] = []
+    if workers <= 1:
+        for k, job in enumerate(jobs):
+            recs = _pair_job(job)
+            out.extend(recs)
+            if sink:
+                sink(recs)
+            if progress:
+                progress(k + 1, pairs)
+    else:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(workers) as pool:
+            for k, recs in enumerate(pool.imap_unordered(_pair_job, jobs)):
+                out.extend(recs)
+                if sink:
+                    sink(recs)
+                if progress:
+                    progress(k + 1, pairs)
+    out.sort(key=lambda r: (r.pair, r.game))
+    return out
+
+
+def stderr_progress(label: str) -> Callable[[int, int], None]:
+    """A progress line on standard error: done/total, rate and time left."""
+    start = time.monotonic()
+    tty = sys.stderr.isatty()
+
+    def show(done: int, total: int) -> None:
+        # A terminal gets one line redrawn; a log gets a line every 5%.
+        if not tty and done != total and done % max(1, total // 20):
+            return
+        elapsed = time.monotonic() - start
+        left = elapsed / done * (total - done) if done else 0.0
+        sys.stderr.write(f"{chr(13) if tty else ''}{label}: {done}/{total} pairs, "
+                         f"{elapsed:.0f} s, about {left:.0f} s left" + ("" if tty else "\n"))
+        if tty and done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return show
+
+
+@dataclass(frozen=True)
+class BotFigures:
+    """One bot's results over the run."""
+
+    name: str
+    declared: int
+    made: int
+    make_rate: float
+    make_rate_ci: tuple[float, float]
+    defended: int
+    set: int
+    set_rate: float
+    set_rate_ci: tuple[float, float]
+    mean_points_declaring: float
+
+
+@dataclass(frozen=True)
+class ArenaStats:
+    """The statistics of a duplicate run of A against B (see the module docstring)."""
+
+    a: str
+    b: str
+    pairs: int
+    hands: int
+    bots: dict[str, BotFigures]
+    difference: MeanEstimate      # per pair: A's declaring points - B's on the same deal
+    z: float                      # difference.mean / difference.se
+    mcnemar: McNemar              # b: A made and B did not; c: B made and A did not
+
+    def to_json(self) -> dict:
+        d = self.difference
+        return {
+            "a": self.a, "b": self.b, "pairs": self.pairs, "hands": self.hands,
+            "bots": {k: asdict(v) for k, v in self.bots.items()},
+            "difference": {"mean": d.mean, "se": d.se, "ci95": [d.low, d.high], "z": self.z},
+            "mcnemar": {"a_only_made": self.mcnemar.b, "b_only_made": self.mcnemar.c,
+                        "chi2": self.mcnemar.chi2, "p_value": self.mcnemar.p_value},
+        }
+
+
+def _pairs_of(records: Iterable[HandRecord], a: str, b: str) -> dict[int, dict[str, HandRecord]]:
+    """pair -> {declaring bot: its game}; only complete pairs."""
+    by_pair: dict[int, dict[str, HandRecord]] = {}
+    for r in records:
+        by_pair.setdefault(r.pair, {})[r.declaring_bot if a != b else str(r.game)] = r
+    keys = {a, b} if a != b else {"0", "1"}
+    return {k: v for k, v in sorted(by_pair.items()) if set(v) == keys}
+
+
+def summarize(records: Sequence[HandRecord], a: str, b: str) -> ArenaStats:
+    """Statistics of a run from its hand records."""
+    pairs = _pairs_of(records, a, b)
+    ka, kb = (a, b) if a != b else ("0", "1")
+    bots = {}
+    for name, me, other in ((a, ka, kb), (b, kb, ka)):
+        decl = [g[me] for g in pairs.values()]
+        dfn = [g[other] for g in pairs.values()]
+        made = sum(r.made for r in decl)
+        sets = sum(not r.made for r in dfn)
+        n = len(decl)
+        bots[name if a != b else me] = BotFigures(
+            name=name, declared=n, made=made, make_rate=made / n if n else math.nan,
+            make_rate_ci=wilson_interval(made, n), defended=n, set=sets,
+            set_rate=sets / n if n else math.nan, set_rate_ci=wilson_interval(sets, n),
+            mean_points_declaring=sum(r.points for r in decl) / n if n else math.nan)
+    diffs = [g[ka].points - g[kb].points for g in pairs.values()]
+    est = mean_of(diffs)
+    z = est.mean / est.se if est.se and est.se > 0 else (0.0 if est.mean == 0 else math.inf)
+    only_a = sum(1 for g in pairs.values() if g[ka].made and not g[kb].made)
+    only_b = sum(1 for g in pairs.values() if g[kb].made and not g[ka].made)
+    return ArenaStats(a=a, b=b, pairs=len(pairs), hands=2 * len(pairs), bots=bots,
+                      difference=est, z=z, mcnemar=mcnemar(only_a, only_b))
+
+
+@dataclass(frozen=True)
+class GapShare:
+    """Share of the baseline-to-bound gap a bot closes, from paired runs on the same pairs."""
+
+    pairs: int
+    closed: float           # mean(d_bot) / mean(d_bound)
+    low: float              # 95% interval by the delta method
+    high: float
+    bot_lead: float         # mean(d_bot): the bot's lead over the baseline, points per pair
+    bound_lead: float       # mean(d_bound)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def gap_share(bot_vs_base: Sequence[HandRecord], bound_vs_base: Sequence[HandRecord],
+              bot: str, bound: str, base: str) -> GapShare:
+    """How much of the (bound - base) lead the bot's (bot - base) lead covers.
+
+    Both runs must use the same seed: only the pairs present in both count,
+    and the per-pair leads are paired, so the interval (delta method on the
+    ratio of means) accounts for their correlation.
+    """
+    p1, p2 = _pairs_of(bot_vs_base, bot, base), _pairs_of(bound_vs_base, bound, base)
+    common = sorted(set(p1) & set(p2))
+    x = [p1[i][bot].points - p1[i][base].points for i in common]
+    y = [p2[i][bound].points - p2[i][base].points for i in common]
+    n = len(common)
+    if n < 2:
+        return GapShare(n, math.nan, math.nan, math.nan, math.nan, math.nan)
+    mx, my = sum(x) / n, sum(y) / n
+    r = mx / my if my else math.nan
+    vx = sum((v - mx) ** 2 for v in x) / (n - 1)
+    vy = sum((v - my) ** 2 for v in y) / (n - 1)
+    cxy = sum((u - mx) * (v - my) for u, v in zip(x, y)) / (n - 1)
+    var_r = (vx - 2 * r * cxy + r * r * vy) / (n * my * my) if my else math.nan
+    half = 1.959963984540054 * math.sqrt(max(0.0, var_r)) if my else math.nan
+    return GapShare(n, r, r - half, r + half, mx, my)
+
+
+def records_from_json(rows: Iterable[dict[str, Any]]) -> list[HandRecord]:
+    return [HandRecord(**row) for row in rows]

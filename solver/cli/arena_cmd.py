@@ -1,0 +1,78 @@
+"""`t42 arena`: two bots play duplicate pairs of hands; statistics of who did better."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..arena import ArenaStats, run_arena, stderr_progress, summarize
+from ..bots import BOT_NAMES
+from ..hint import default_threads
+from .common import guarded
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("arena", help="play two bots against each other in duplicate",
+                       description="Duplicate play: each seeded deal is played twice with the "
+                                   "bots' seats swapped; the declarer rotates N, E, S, W and "
+                                   "bids 30 in its longest pip suit. Reports make and set "
+                                   "rates, the paired points difference with a 95%% interval "
+                                   "and McNemar's test.")
+    p.add_argument("a", choices=BOT_NAMES, help="first bot")
+    p.add_argument("b", choices=BOT_NAMES, help="second bot")
+    p.add_argument("--pairs", type=int, default=50, help="duplicate pairs to play (default 50)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    p.add_argument("--hint-deals", type=int, default=100,
+                   help="deals per hint of the hint bot (default 100)")
+    p.add_argument("--workers", type=int, default=default_threads(),
+                   help="processes playing pairs in parallel (default: one per core)")
+    p.add_argument("--records", metavar="FILE",
+                   help="write every hand played (JSON Lines) to FILE as it is played")
+    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    p.set_defaults(run=run_arena_cmd)
+
+
+def format_stats(s: ArenaStats) -> str:
+    d = s.difference
+    lines = [f"{s.a} vs {s.b}: {s.pairs} duplicate pairs, {s.hands} hands", "",
+             f"  {'bot':8} {'declared':>8} {'made':>6} {'make rate':>10}  {'95%':>13}"
+             f"  {'set rate':>9}  {'95%':>13}  {'mean pts declaring':>18}"]
+    for b in s.bots.values():
+        lines.append(f"  {b.name:8} {b.declared:8} {b.made:6} {b.make_rate:10.3f}  "
+                     f"{b.make_rate_ci[0]:.3f} - {b.make_rate_ci[1]:.3f}  {b.set_rate:9.3f}  "
+                     f"{b.set_rate_ci[0]:.3f} - {b.set_rate_ci[1]:.3f}  "
+                     f"{b.mean_points_declaring:18.2f}")
+    lines += ["",
+              f"Paired difference ({s.a} - {s.b}, declaring points on the same deal): "
+              f"{d.mean:+.2f} points, 95% CI {d.low:+.2f} .. {d.high:+.2f} "
+              f"(se {d.se:.2f}, {s.z:+.1f} standard errors)",
+              f"McNemar: {s.mcnemar.b} pairs only {s.a} made, {s.mcnemar.c} only {s.b} made; "
+              f"exact p = {s.mcnemar.p_value:.3g}"]
+    return "\n".join(lines)
+
+
+@guarded
+def run_arena_cmd(args: argparse.Namespace) -> int:
+    if args.pairs < 1:
+        print("t42: error: --pairs: must be at least 1", file=sys.stderr)
+        return 2
+    out = open(args.records, "w", encoding="utf-8") if args.records else None
+
+    def sink(records):
+        if out:
+            for r in records:
+                out.write(json.dumps(r.to_json()) + "\n")
+            out.flush()
+
+    try:
+        progress = None if args.no_progress else stderr_progress(f"{args.a} vs {args.b}")
+        records = run_arena(args.a, args.b, args.pairs, args.seed, hint_deals=args.hint_deals,
+                            workers=args.workers, progress=progress, sink=sink)
+    finally:
+        if out:
+            out.close()
+    stats = summarize(records, args.a, args.b)
+    print(json.dumps(stats.to_json()) if args.json else format_stats(stats))
+    return 0

@@ -1,0 +1,87 @@
+"""`t42 hint`: the best play for a seat that sees only its own hand."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..hint import DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, OBJECTIVES, Hint, hint
+from .common import guarded, read_records, run_records
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("hint", help="score every move of a seat that sees only its own hand",
+                       description="Hint for the seat of a view (its hand, the contract, the "
+                                   "plays so far): every legal move scored double dummy over "
+                                   "the consistent deals (all of them when there are at most "
+                                   "--enumerate-limit, else a seeded uniform sample): mean "
+                                   "value, P(make), P(best), and the best move.")
+    p.add_argument("file", nargs="?", help="view JSON, or JSON Lines of views (default: stdin)")
+    p.add_argument("--json", action="store_true", help="one JSON object per view")
+    p.add_argument("--deals", type=int, default=DEFAULT_DEALS,
+                   help=f"deals to sample when there are too many to score all "
+                        f"(default {DEFAULT_DEALS})")
+    p.add_argument("--enumerate-limit", type=int, default=DEFAULT_ENUMERATION_LIMIT,
+                   help=f"score every consistent deal when there are at most this many "
+                        f"(default {DEFAULT_ENUMERATION_LIMIT})")
+    p.add_argument("--objective", choices=OBJECTIVES, default="make",
+                   help="rank moves by P(make) then mean (make, the default), or the reverse")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the sample (default: a random one, printed)")
+    p.add_argument("--adaptive", action="store_true",
+                   help="keep sampling batches of --deals until the best move's lead is clear "
+                        "or --max-deals is reached")
+    p.add_argument("--max-deals", type=int, default=None,
+                   help="budget of an adaptive hint (default 10 x --deals)")
+    p.add_argument("--examples", type=int, default=0, metavar="K",
+                   help="also show up to K deals on which the best move and the runner-up differ")
+    p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                   help="stop a view's hint after this long (an adaptive hint answers with "
+                        "the deals scored so far)")
+    p.set_defaults(run=run_hint)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def format_hint(h: Hint) -> str:
+    """A table of moves, best first, with the counts and the method."""
+    if h.method == "enumerated":
+        head = f"{h.count:,} consistent deals, every one scored"
+    else:
+        head = f"{h.deals:,} of {h.count:,} consistent deals sampled (seed {h.seed})"
+        if h.adaptive:
+            head += f", adaptive: stopped ({h.stopped})"
+    lines = [f"{h.to_move} to move ({h.side} side); {head}",
+             f"objective {h.objective}; values are the declaring side's {h.unit}", ""]
+    sampled = h.method == "sampled"
+    header = f"  {'move':5} {'mean':>6} {'P(make)':>8} {'P(best)':>8}"
+    if sampled:
+        header += f"  {'mean 95%':>13}  {'P(make) 95%':>15}"
+    lines.append(header)
+    for tile, m in h.moves.items():
+        row = f"  {tile:5} {m.mean:6.2f} {_pct(m.p_make):>8} {_pct(m.p_best):>8}"
+        if sampled and m.mean_ci and m.p_make_ci:
+            row += (f"  {m.mean_ci[0]:5.1f} - {m.mean_ci[1]:5.1f}"
+                    f"  {_pct(m.p_make_ci[0])} - {_pct(m.p_make_ci[1])}")
+        if tile in h.best:
+            row += "  best"
+        lines.append(row)
+    lines += ["", "Best: " + " or ".join(h.best)]
+    for i, ex in enumerate(h.examples, 1):
+        hands = ex.position.to_json()["hands"]
+        worth = ", ".join(f"{t} {v}" for t, v in ex.values.items())
+        lines.append(f"Example {i} ({worth}): " + "; ".join(
+            f"{s} {' '.join(ts)}" for s, ts in hands.items()))
+    return "\n".join(lines)
+
+
+@guarded
+def run_hint(args: argparse.Namespace) -> int:
+    def handle(data):
+        h = hint(data, deals=args.deals, enumerate_limit=args.enumerate_limit,
+                 objective=args.objective, seed=args.seed, adaptive=args.adaptive,
+                 max_deals=args.max_deals, examples=args.examples, timeout=args.timeout)
+        return h.to_json(), format_hint(h)
+
+    return run_records(read_records(args.file), args.json, handle)

@@ -1,0 +1,448 @@
+"""Hints for a seat that sees only its own hand (SPEC "A seat's view ... hints").
+
+The hint scores every legal move of the viewer on a set of consistent deals
+(all of them when there are few, a uniform sample otherwise) and reports,
+per move, the mean double-dummy value, the share of deals on which the
+contract makes after it (``p_make``) and the share on which it is optimal
+(``p_best``).
+
+The deals of one view differ only in the hidden hands: the contract, the
+plays, the trick in progress and the points won are the same on all of
+them. So the hint loads each deal into the core as four hand masks and
+scores all of the viewer's moves with one ``score_moves`` call, on one
+engine per thread (the search releases the GIL, so the threads use every
+core). The transposition table's key is the set of tiles still held and
+the leader, which every deal of a view shares, so the table is cleared
+between deals (a fresh engine when the core has no ``clear``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence, Union
+
+from . import tiles as T
+from ._core import Aborted, CancelToken, Engine
+from .errors import PositionError, SearchCancelled
+from .position import SEATS, Position
+from .stats import Z95, mean_estimate, wilson_interval
+from .view import View
+
+ViewLike = Union[View, Mapping[str, Any], str]
+
+DEFAULT_DEALS = 100
+DEFAULT_ENUMERATION_LIMIT = 1000
+OBJECTIVES = ("make", "points")
+#: adaptive hints stop at this many times ``deals`` unless told otherwise
+ADAPTIVE_BUDGET_FACTOR = 10
+
+#: A deal as the core sees it: the tiles each seat still holds (4 masks).
+Masks = tuple[int, int, int, int]
+
+
+def as_view(view: ViewLike) -> View:
+    return view if isinstance(view, View) else View(view)
+
+
+def default_threads() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _tt_bits(tricks_left: int) -> int:
+    # Big enough for the searches' working set, small enough to clear fast.
+    return 16 if tricks_left >= 6 else 14 if tricks_left >= 4 else 12
+
+
+class DealScorer:
+    """Scores the moves of the seat to move on many deals of one view.
+
+    ``template`` is any one consistent deal as a `Position`: it supplies the
+    rules, the state of play and the viewer's legal moves, which every deal
+    of the view shares. `score` takes deals as hand masks.
+    """
+
+    def __init__(self, template: Position, threads: int | None = None) -> None:
+        p = template
+        self.template = p
+        self.moves: tuple[int, ...] = tuple(p.legal_tiles())
+        self._column = {t: i for i, t in enumerate(self.moves)}
+        self.threads = threads or default_threads()
+        self.nodes = 0
+        self._lock = threading.Lock()
+
+    def _engine(self) -> Engine:
+        p = self.template
+        return Engine(p.rules, p.active_seats, p.maximizer, p.scorer, _tt_bits(p.tricks_left))
+
+    def _score_one(self, engine: Engine, masks: Masks) -> tuple[int, ...]:
+        p = self.template
+        engine.set_state(list(masks), p.leader, list(p.trick), p.points, p.available,
+                         p.tricks_left)
+        row = [0] * len(self.moves)
+        for tile, value in engine.score_moves():
+            row[self._column[tile]] = value
+        return tuple(row)
+
+    def _worker(self, deals: Sequence[Masks], out: list, counter, chunk: int,
+                token: CancelToken | None, stop: threading.Event) -> None:
+        clears = hasattr(Engine, "clear")
+        engine = self._engine()
+        engine.set_token(token)
+        nodes = 0
+        try:
+            while not stop.is_set():
+                start = next(counter) * chunk
+                if start >= len(deals):
+                    break
+                for i in range(start, min(start + chunk, len(deals))):
+                    if clears:
+                        engine.clear()
+                    else:
+                        nodes += engine.nodes
+                        engine = self._engine()
+                        engine.set_token(token)
+                    out[i] = self._score_one(engine, deals[i])
+        except Aborted:
+            stop.set()          # the other threads stop at their next deal
+            raise
+        finally:
+            with self._lock:
+                self.nodes += nodes + engine.nodes
+
+    def score(self, deals: Sequence[Masks],
+              token: CancelToken | None = None) -> list[tuple[int, ...]]:
+        """One row per deal: the value after each move of `moves`, in that order."""
+        out: list = [None] * len(deals)
+        counter = itertools.count()
+        threads = min(self.threads, max(1, len(deals) // 4))
+        chunk = max(1, min(16, len(deals) // (threads * 8) or 1))
+        stop = threading.Event()
+        try:
+            if threads == 1:
+                self._worker(deals, out, counter, chunk, token, stop)
+            else:
+                with ThreadPoolExecutor(threads) as pool:
+                    jobs = [pool.submit(self._worker, deals, out, counter, chunk, token, stop)
+                            for _ in range(threads)]
+                    for job in jobs:
+                        job.result()
+        except Aborted:
+            raise SearchCancelled("hint stopped before it finished") from None
+        return out
+
+
+@dataclass(frozen=True)
+class MoveFigures:
+    """One move's figures over the deals scored (SPEC: mean, p_make, p_best)."""
+
+    tile: str
+    mean: float
+    p_make: float
+    p_best: float
+    makes: int           # deals on which the contract makes after the move
+    best: int            # deals on which the move is optimal
+    total: int           # sum of the values, so that ties are compared exactly
+    #: 95% intervals, only when the deals are a sample
+    mean_ci: tuple[float, float] | None = None
+    p_make_ci: tuple[float, float] | None = None
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"mean": self.mean, "p_make": self.p_make, "p_best": self.p_best}
+        if self.mean_ci is not None:
+            out["mean_ci"] = list(self.mean_ci)
+        if self.p_make_ci is not None:
+            out["p_make_ci"] = list(self.p_make_ci)
+        return out
+
+
+@dataclass(frozen=True)
+class Example:
+    """A deal on which the best move and the runner-up are worth different values."""
+
+    position: Position
+    values: dict[str, int]
+
+    def to_json(self) -> dict:
+        return {"position": self.position.to_json(), "values": dict(self.values)}
+
+
+@dataclass
+class Hint:
+    """A hint: every legal move of the viewer with its figures, best first.
+
+    ``method`` is ``enumerated`` (every consistent deal scored, the figures
+    exact) or ``sampled`` (``deals`` drawn uniformly with ``seed``; the moves
+    then carry 95% intervals). ``stopped`` says why an adaptive hint stopped.
+    """
+
+    to_move: str
+    side: str
+    count: int
+    method: str
+    deals: int
+    seed: int | None
+    objective: str
+    moves: dict[str, MoveFigures]
+    best: list[str]
+    unit: str
+    adaptive: bool = False
+    stopped: str | None = None
+    examples: list[Example] = field(default_factory=list)
+    nodes: int = 0
+    #: the viewer's side: does it declare, does it want the value high
+    declaring: bool = True
+    maximizing: bool = True
+
+    @property
+    def best_move(self) -> str:
+        return self.best[0]
+
+    def best_for(self, objective: str) -> list[str]:
+        """Every best move under another objective, from the same figures."""
+        ranking = _Ranking(self.declaring, self.maximizing, objective)
+        keys = {t: ranking.key(m.makes, m.total) for t, m in self.moves.items()}
+        top = max(keys.values())
+        return [t for t, k in keys.items() if k == top]
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {
+            "to_move": self.to_move, "side": self.side, "count": self.count,
+            "method": self.method, "deals": self.deals, "seed": self.seed,
+            "objective": self.objective, "unit": self.unit,
+            "moves": {t: m.to_json() for t, m in self.moves.items()},
+            "best": list(self.best),
+        }
+        if self.adaptive:
+            out["adaptive"] = True
+            out["stopped"] = self.stopped
+        if self.examples:
+            out["examples"] = [e.to_json() for e in self.examples]
+        return out
+
+
+class _Tally:
+    """Running per-move sums over scored deals, kept as integers so ties are exact."""
+
+    def __init__(self, scorer: DealScorer) -> None:
+        p = scorer.template
+        self.n_moves = len(scorer.moves)
+        self.is_max = bool(p.maximizer[p.to_move_index])
+        self.threshold, self.at_least = p.make_target()
+        self.rows: list[tuple[int, ...]] = []
+        self.sums = [0] * self.n_moves
+        self.squares = [0] * self.n_moves
+        self.makes = [0] * self.n_moves
+        self.bests = [0] * self.n_moves
+
+    def made(self, value: int) -> bool:
+        return value >= self.threshold if self.at_least else value < self.threshold
+
+    def add(self, rows: Sequence[tuple[int, ...]]) -> None:
+        for row in rows:
+            top = max(row) if self.is_max else min(row)
+            for i, v in enumerate(row):
+                self.sums[i] += v
+                self.squares[i] += v * v
+                self.makes[i] += self.made(v)
+                self.bests[i] += v == top
+        self.rows.extend(rows)
+
+
+class _Ranking:
+    """Orders moves by the SPEC's best-move rule for the viewer's side and objective."""
+
+    def __init__(self, declaring: bool, is_max: bool, objective: str) -> None:
+        self.make_sign = 1 if declaring else -1    # the declaring side wants makes
+        self.value_sign = 1 if is_max else -1      # the viewer's side's direction of value
+        self.points_first = objective == "points"
+
+    def key(self, makes: int, total: int) -> tuple[int, int]:
+        m, v = self.make_sign * makes, self.value_sign * total
+        return (v, m) if self.points_first else (m, v)
+
+    def row_key(self, made: bool, value: int) -> tuple[int, int]:
+        return self.key(int(made), value)
+
+
+def _draw(view: View, n: int, rng: random.Random) -> list[list[list[int]]]:
+    return [view.completions.sample(rng) for _ in range(n)]
+
+
+def _mask_maker(view: View):
+    """A function from the unseen tiles' places to the four hand masks of tiles still held."""
+    viewer = T.mask_of(view.remaining)
+    hands = [(p, seat) for p, seat in enumerate(view.place_seats)
+             if seat is not None and seat in view.active_seats]
+
+    def masks(places: list[list[int]]) -> Masks:
+        out = [0, 0, 0, 0]
+        out[view.seat] = viewer
+        for p, seat in hands:
+            m = 0
+            for t in places[p]:
+                m |= 1 << t
+            out[seat] = m
+        return (out[0], out[1], out[2], out[3])
+    return masks
+
+
+def _position(view: View, places: list[list[int]]) -> Position:
+    """The full deal as a `Position` (the view's contract and plays)."""
+    from .deals import _DealBuilder
+
+    return _DealBuilder(view).position([list(p) for p in places])
+
+
+def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
+         enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, objective: str = "make",
+         seed: int | None = None, adaptive: bool = False, max_deals: int | None = None,
+         examples: int = 0, token: CancelToken | None = None,
+         timeout: float | None = None, threads: int | None = None) -> Hint:
+    """Score every legal move of the viewer over consistent deals.
+
+    With at most ``enumerate_limit`` consistent deals, every one is scored
+    (``method`` ``enumerated``); otherwise ``deals`` are drawn uniformly with
+    ``seed`` (a random seed, reported in the answer, when None). ``adaptive``
+    keeps drawing batches of ``deals`` until the best move's lead over the
+    runner-up is clear (see `_lead_is_clear`) or ``max_deals`` (default ten
+    times ``deals``) or the deadline is reached. ``examples`` asks for up to
+    that many deals on which the best move and the runner-up differ.
+
+    Raises `PositionError` for a bad view or a viewer not to move, and
+    `SearchCancelled` when ``token`` or ``timeout`` stops the first batch.
+    """
+    v = as_view(view)
+    v.check_can_hint()
+    if objective not in OBJECTIVES:
+        raise PositionError("objective", f"unknown objective {objective!r} (make or points)",
+                            "INVALID_OPTION")
+    for name, value, low in (("deals", deals, 1), ("enumerate_limit", enumerate_limit, 0),
+                             ("examples", examples, 0)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < low:
+            raise PositionError(name, f"must be a whole number >= {low}, not {value!r}",
+                                "INVALID_VALUE")
+    if timeout is not None:
+        deadline = time.monotonic() + timeout
+        if token is None:
+            token = CancelToken(deadline=deadline)
+        elif not token.deadline or token.deadline > deadline:
+            token.deadline = deadline
+    count = v.completions.count()
+    enumerated = count <= enumerate_limit
+    if enumerated:
+        places = [list(map(list, p)) for p in v.completions.enumerate()]
+        seed = None
+    else:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2 ** 31)
+        rng = random.Random(seed)
+        places = _draw(v, deals, rng)
+    template = _position(v, places[0])
+    scorer = DealScorer(template, threads)
+    tally = _Tally(scorer)
+    ranking = _Ranking(v.scorer[v.seat] == 1, tally.is_max, objective)
+    masks = _mask_maker(v)
+    tally.add(scorer.score([masks(pl) for pl in places], token))
+
+    stopped = None
+    if adaptive and not enumerated:
+        budget = max_deals if max_deals is not None else ADAPTIVE_BUDGET_FACTOR * deals
+        while True:
+            order = _order(scorer, tally, ranking)
+            if len(order) < 2 or _lead_is_clear(tally, ranking, order[0], order[1]):
+                stopped = "clear"
+                break
+            if len(tally.rows) + deals > budget:
+                stopped = "budget"
+                break
+            batch = _draw(v, deals, rng)
+            try:
+                rows = scorer.score([masks(pl) for pl in batch], token)
+            except SearchCancelled:
+                stopped = "deadline"
+                break
+            places.extend(batch)
+            tally.add(rows)
+    return _result(v, scorer, tally, ranking, count, enumerated, seed, objective, adaptive,
+                   stopped, places, examples)
+
+
+def _order(scorer: DealScorer, tally: _Tally, ranking: _Ranking) -> list[int]:
+    """Move columns best first (ties by tile, highest first)."""
+    return sorted(range(tally.n_moves),
+                  key=lambda i: (ranking.key(tally.makes[i], tally.sums[i]), scorer.moves[i]),
+                  reverse=True)
+
+
+def _lead_is_clear(tally: _Tally, ranking: _Ranking, best: int, second: int) -> bool:
+    """Is the best move's lead over the runner-up clear on the deals so far?
+
+    Paired comparison on the same deals: per deal, the difference between
+    the two moves on the objective's first criterion (made or not for
+    ``make``, the value for ``points``; the other criterion when the first
+    ties on every deal). The lead is clear when the 95% interval of the
+    mean difference lies above zero, or when the two moves are worth the
+    same on every deal (more deals cannot tell them apart: both are best).
+    """
+    diffs_first, diffs_second = [], []
+    for row in tally.rows:
+        a = ranking.row_key(tally.made(row[best]), row[best])
+        b = ranking.row_key(tally.made(row[second]), row[second])
+        diffs_first.append(a[0] - b[0])
+        diffs_second.append(a[1] - b[1])
+    for diffs in (diffs_first, diffs_second):
+        if any(diffs):
+            est = mean_estimate(len(diffs), sum(diffs), sum(d * d for d in diffs))
+            return est.low > 0
+    return True
+
+
+def _result(v: View, scorer: DealScorer, tally: _Tally, ranking: _Ranking, count: int,
+            enumerated: bool, seed: int | None, objective: str, adaptive: bool,
+            stopped: str | None, places: list, n_examples: int) -> Hint:
+    n = len(tally.rows)
+    order = _order(scorer, tally, ranking)
+    top = ranking.key(tally.makes[order[0]], tally.sums[order[0]])
+    best_cols = [i for i in order if ranking.key(tally.makes[i], tally.sums[i]) == top]
+    moves: dict[str, MoveFigures] = {}
+    for i in order:
+        mean_ci = p_make_ci = None
+        if not enumerated:
+            est = mean_estimate(n, tally.sums[i], tally.squares[i])
+            mean_ci = (est.low, est.high)
+            p_make_ci = wilson_interval(tally.makes[i], n, Z95)
+        moves[T.name_of(scorer.moves[i])] = MoveFigures(
+            tile=T.name_of(scorer.moves[i]), mean=tally.sums[i] / n, p_make=tally.makes[i] / n,
+            p_best=tally.bests[i] / n, makes=tally.makes[i], best=tally.bests[i],
+            total=tally.sums[i],
+            mean_ci=mean_ci, p_make_ci=p_make_ci)
+    examples: list[Example] = []
+    if n_examples and len(order) > 1:
+        b, r = order[0], next((i for i in order if i not in best_cols), order[1])
+        for row, pl in zip(tally.rows, places):
+            if row[b] != row[r]:
+                examples.append(Example(_position(v, pl), {T.name_of(scorer.moves[b]): row[b],
+                                                           T.name_of(scorer.moves[r]): row[r]}))
+                if len(examples) == n_examples:
+                    break
+    p = scorer.template
+    return Hint(to_move=SEATS[v.seat], side=v.side, count=count,
+                method="enumerated" if enumerated else "sampled", deals=n, seed=seed,
+                objective=objective, moves=moves,
+                best=[T.name_of(scorer.moves[i]) for i in best_cols],
+                unit="tricks" if p.max_value == 7 else "points", adaptive=adaptive,
+                stopped=stopped, examples=examples, nodes=scorer.nodes,
+                declaring=ranking.make_sign > 0, maximizing=ranking.value_sign > 0)
+
+
+__all__ = ["DEFAULT_DEALS", "DEFAULT_ENUMERATION_LIMIT", "DealScorer", "Example", "Hint",
+           "MoveFigures", "hint"]
