@@ -20,7 +20,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from solver.arena import stderr_progress  # noqa: E402
 from solver.calibration import (MODES, CalibrationRecord, calibration_markdown,  # noqa: E402
-                                calibration_table, pairs_of, run_calibration)
+                                calibration_table, pairs_of, pairs_over_bids,
+                                run_calibration)
 
 
 def run(args: argparse.Namespace) -> None:
@@ -48,6 +49,11 @@ def report(args: argparse.Namespace) -> None:
           f"observed make rate {made / max(1, len(records)):.3f}")
     print()
     print(calibration_markdown(calibration_table(pairs_of(records))))
+    if args.all_bids:
+        print()
+        print("Every bid 30..42 of the played declaration (points >= bid; see pairs_over_bids):")
+        print()
+        print(calibration_markdown(calibration_table(pairs_over_bids(records))))
 
 
 def main() -> None:
@@ -66,6 +72,8 @@ def main() -> None:
     r.set_defaults(fn=run)
     p = sub.add_parser("report")
     p.add_argument("--out", default="bench/results/calibration.jsonl")
+    p.add_argument("--all-bids", action="store_true",
+                   help="also the table over every bid 30..42 (asks the advice again)")
     p.set_defaults(fn=report)
     args = parser.parse_args()
     args.fn(args)

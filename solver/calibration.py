@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import multiprocessing
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from . import tiles as T
 from .bidding import advise, wilson
@@ -211,5 +211,33 @@ def pairs_of(records: Iterable[CalibrationRecord]) -> list[tuple[float, bool]]:
     return [(r.predicted, r.made) for r in records]
 
 
-__all__ = ["CalibrationBin", "CalibrationRecord", "calibration_markdown", "calibration_table",
+def bid_chances(record: CalibrationRecord) -> dict[int, float]:
+    """P(make) of the played declaration at every bid on offer, from the record's advice.
+
+    The advice is asked again with the record's seed and deal count, for that
+    declaration alone (the same deals, so the same P(make) at the played bid).
+    """
+    advice = advise(record.hands[record.declarer], record.declarer,
+                    deals=record.advice_deals, seed=_hand_seed(record.seed, record.hand),
+                    declarations=[record.declaration], threads=1)
+    return {c.bid: c.p_make for c in advice.declaration(record.declaration).bids}
+
+
+def pairs_over_bids(records: Iterable[CalibrationRecord], bids: Sequence[int] = range(30, 43)
+                    ) -> list[tuple[float, bool]]:
+    """(P(make) at bid b, points >= b) for every record and every bid b of ``bids``.
+
+    A secondary view that spreads the predictions over the whole range: the
+    hand was played for the recorded bid, so higher bids are read off the
+    points taken by play that did not aim at them, and the pairs of one hand
+    are not independent.
+    """
+    out = []
+    for r in records:
+        chances = bid_chances(r)
+        out += [(chances[b], r.points >= b) for b in bids if b in chances]
+    return out
+
+
+__all__ = ["bid_chances", "pairs_over_bids", "CalibrationBin", "CalibrationRecord", "calibration_markdown", "calibration_table",
            "pairs_of", "play_calibration_hand", "run_calibration"]

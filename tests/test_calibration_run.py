@@ -17,8 +17,8 @@ import pytest
 
 from solver.bidding import advise
 from solver.calibration import (CALIBRATION_BID, POINT_DECLARATIONS, CalibrationRecord,
-                                calibration_table, pairs_of, play_calibration_hand,
-                                run_calibration)
+                                bid_chances, calibration_table, pairs_of, pairs_over_bids,
+                                play_calibration_hand, run_calibration)
 from solver.dealer import Dealer
 from solver.position import Position
 from solver.tiles import NAMES
@@ -59,6 +59,16 @@ def test_the_table_is_built_from_the_recorded_pairs(records):
                   or (b.high == 1.0 and r.predicted == 1.0)]
         assert b.count == len(inside)
         assert b.made == sum(r.made for r in inside)
+
+
+def test_every_bid_reads_the_points_against_the_advice_of_that_bid(records):
+    pairs = pairs_over_bids(records[:2], bids=(30, 35, 42))
+    assert len(pairs) == 6
+    for r, chunk in zip(records[:2], (pairs[:3], pairs[3:])):
+        chances = bid_chances(r)
+        assert chances[30] == r.predicted      # the same deals as the recorded advice
+        assert chunk == [(chances[b], r.points >= b) for b in (30, 35, 42)]
+        assert chances[30] >= chances[35] >= chances[42]
 
 
 def test_records_survive_json_and_do_not_depend_on_the_number_of_workers(records):
