@@ -76,6 +76,15 @@ def calibration_table(pairs: Iterable[tuple[float, bool]], bins: int = 10
             for k, (c, m, s) in enumerate(counts)]
 
 
+def calibrated_p_make(predicted: float, table: list[CalibrationBin]) -> float:
+    """A predicted P(make) mapped through a measured table: the observed make rate of
+    its bin (the prediction itself where the bin is empty)."""
+    if not 0.0 <= predicted <= 1.0:
+        raise ValueError(f"a predicted P(make) lies in [0, 1], not {predicted!r}")
+    b = table[min(int(predicted * len(table)), len(table) - 1)]
+    return b.observed if b.observed is not None else predicted
+
+
 def calibration_markdown(table: list[CalibrationBin]) -> str:
     """The table as Markdown, for bench/README.md."""
     lines = ["| predicted P(make) | hands | mean predicted | observed make rate (95% interval) |",
@@ -239,5 +248,5 @@ def pairs_over_bids(records: Iterable[CalibrationRecord], bids: Sequence[int] = 
     return out
 
 
-__all__ = ["bid_chances", "pairs_over_bids", "CalibrationBin", "CalibrationRecord", "calibration_markdown", "calibration_table",
+__all__ = ["bid_chances", "calibrated_p_make", "pairs_over_bids", "CalibrationBin", "CalibrationRecord", "calibration_markdown", "calibration_table",
            "pairs_of", "play_calibration_hand", "run_calibration"]

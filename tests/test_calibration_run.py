@@ -3,7 +3,7 @@
 Tiny deal counts (advice over 6 deals, hint bots over 3): this checks the
 bookkeeping (the recorded prediction is the advice's, the result is that of
 the recorded play, the table is built from the records), not that the advice
-is any good. About 5 s.
+is any good. About 5 s of CPU (more wall clock on a loaded machine).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import pytest
 
 from solver.bidding import advise
 from solver.calibration import (CALIBRATION_BID, POINT_DECLARATIONS, CalibrationRecord,
-                                bid_chances, calibration_table, pairs_of, pairs_over_bids,
-                                play_calibration_hand, run_calibration)
+                                bid_chances, calibrated_p_make, calibration_table, pairs_of,
+                                pairs_over_bids, play_calibration_hand, run_calibration)
 from solver.dealer import Dealer
 from solver.position import Position
 from solver.tiles import NAMES
@@ -69,6 +69,16 @@ def test_every_bid_reads_the_points_against_the_advice_of_that_bid(records):
         assert chances[30] == r.predicted      # the same deals as the recorded advice
         assert chunk == [(chances[b], r.points >= b) for b in (30, 35, 42)]
         assert chances[30] >= chances[35] >= chances[42]
+
+
+def test_a_prediction_maps_to_the_observed_rate_of_its_bin():
+    table = calibration_table([(0.95, True), (0.92, False), (0.97, False), (0.41, True)])
+    assert calibrated_p_make(0.99, table) == pytest.approx(1 / 3)
+    assert calibrated_p_make(1.0, table) == pytest.approx(1 / 3)
+    assert calibrated_p_make(0.45, table) == 1.0
+    assert calibrated_p_make(0.25, table) == 0.25      # empty bin: unchanged
+    with pytest.raises(ValueError):
+        calibrated_p_make(-0.1, table)
 
 
 def test_records_survive_json_and_do_not_depend_on_the_number_of_workers(records):
