@@ -248,5 +248,6 @@ def pairs_over_bids(records: Iterable[CalibrationRecord], bids: Sequence[int] = 
     return out
 
 
-__all__ = ["bid_chances", "calibrated_p_make", "pairs_over_bids", "CalibrationBin", "CalibrationRecord", "calibration_markdown", "calibration_table",
-           "pairs_of", "play_calibration_hand", "run_calibration"]
+__all__ = ["CalibrationBin", "CalibrationRecord", "bid_chances", "calibrated_p_make",
+           "calibration_markdown", "calibration_table", "pairs_of", "pairs_over_bids",
+           "play_calibration_hand", "run_calibration"]
