@@ -71,6 +71,7 @@ cdef struct Tables:
     int max_count               # the largest count of a tile
     Ordering order[4]           # move-ordering weights of each seat
     mask_t kin[NT]              # tiles of t's count and lead suit: candidates to be alike
+    mask_t kin_above[NT]        # the tiles of kin[t] numbered above t
     uint16_t differ[NT][NT]     # suits in which a and b follow or can win differently
     uint16_t spread[NT][NT]     # suits in which a tile could rank between a and b
     mask_t stronger[NCTX][NT]   # tiles stronger than t when suit c is led
@@ -115,6 +116,9 @@ cdef struct Search:
 cdef inline mask_t legal_mask(Tables* T, mask_t hand, int ctx) noexcept nogil:
     cdef int k
     cdef mask_t m
+    if T.ntiers[ctx] == 1:         # one suit to follow: a conditional move, no branch
+        m = hand & T.tiers[ctx][0]
+        return m if m != 0 else hand
     for k in range(T.ntiers[ctx]):
         m = hand & T.tiers[ctx][k]
         if m:
@@ -314,9 +318,17 @@ cdef uint32_t boundary_key(Search* e) noexcept nogil:
         gone = e.own[x] & ~held
         if gone == 0 or s.hand[x] == 0:
             continue
+        # Only held tiles with a kin tile already gone below them can swap.
+        m = 0
+        cand = gone
+        while cand:
+            m |= T.kin_above[__builtin_ctz(cand)]
+            cand &= cand - 1
+        m &= s.hand[x]
+        if m == 0:
+            continue
         others = held & ~s.hand[x]
         live = 0xFFFF
-        m = s.hand[x]
         while m:
             a = __builtin_ctz(m)
             m &= m - 1
@@ -328,6 +340,7 @@ cdef uint32_t boundary_key(Search* e) noexcept nogil:
                     swap = ((<mask_t>1) << a) | ((<mask_t>1) << b)
                     key ^= swap
                     gone ^= swap
+                    m |= T.kin_above[a] & s.hand[x]    # a is gone now
                     break
     return key | (<uint32_t>s.leader << 28)
 
@@ -504,6 +517,16 @@ cdef inline int sure_points(Search* e, int* lower) noexcept nogil:
     return other
 
 
+cdef inline int max_power(Tables* T, mask_t m, int c) noexcept nogil:
+    """The highest power among the tiles of m when suit c is led (0 for none)."""
+    cdef int pw = 0, k
+    while m:
+        k = T.power[c][__builtin_ctz(m)]
+        m &= m - 1
+        pw = k if k > pw else pw
+    return pw
+
+
 cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
     """Raise the sure points by the next trick alone, when whatever the leader
     leads one side is sure to take it: the leader's side with a lead no
@@ -511,46 +534,54 @@ cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
     count), the other side when every lead can be beaten by one of them."""
     cdef State* s = &e.st
     cdef Tables* T = e.T
-    cdef int L = s.leader, t, c, p, o, k, win_pts = 0, all_lost = 1, their, ours, pw
-    cdef mask_t leads, m
-    cdef int best[4][NCTX]
+    cdef int L = s.leader, t, c, p, o, k, n, win_pts = 0, all_lost = 1, their, ours, pw
+    cdef mask_t leads, m, lm
+    cdef uint16_t suits = 0
+    cdef int opp[3]
+    cdef int mate[3]
+    cdef int nopp = 0, nmate = 0
     if not T.likes[L][L]:
         return
     for o in range(4):
-        if s.hand[o] and not T.likes[o][o]:
+        if s.hand[o] == 0 or o == L:
+            continue
+        if not T.likes[o][o]:
             return          # a seat that does not fight for tricks: no sure outcome
-        for c in range(NCTX):
-            best[o][c] = -1
+        if T.likes[L][o]:
+            mate[nmate] = o
+            nmate += 1
+        else:
+            opp[nopp] = o
+            nopp += 1
     leads = legal_mask(T, s.hand[L], LEAD_CTX)
-    while leads:
-        t = __builtin_ctz(leads)
-        leads &= leads - 1
-        c = T.lead_suit[t]
-        p = T.power[c][t]
+    m = leads
+    while m:
+        suits |= 1 << T.lead_suit[__builtin_ctz(m)]
+        m &= m - 1
+    # Each suit led once: the best the other seats can follow with in it.
+    while suits:
+        c = __builtin_ctz(suits)
+        suits &= suits - 1
         their = 0
-        ours = p
-        for o in range(4):
-            if o == L or s.hand[o] == 0:
-                continue
-            if best[o][c] < 0:
-                m = legal_mask(T, s.hand[o], c)
-                pw = 0
-                while m:
-                    k = T.power[c][__builtin_ctz(m)]
-                    m &= m - 1
-                    if k > pw:
-                        pw = k
-                best[o][c] = pw
-            if T.likes[L][o]:
-                if best[o][c] > ours:
-                    ours = best[o][c]
-            elif best[o][c] > their:
-                their = best[o][c]
-        if their <= p:     # equal powers only in sevens, where the lead wins
-            if T.trick_points + T.count[t] > win_pts:
-                win_pts = T.trick_points + T.count[t]
-        if their <= ours:
-            all_lost = 0
+        for k in range(nopp):
+            pw = max_power(T, legal_mask(T, s.hand[opp[k]], c), c)
+            if pw > their:
+                their = pw
+        ours = 0
+        for k in range(nmate):
+            pw = max_power(T, legal_mask(T, s.hand[mate[k]], c), c)
+            if pw > ours:
+                ours = pw
+        lm = leads & T.leads[c]
+        while lm:
+            t = __builtin_ctz(lm)
+            lm &= lm - 1
+            p = T.power[c][t]
+            if their <= p:     # equal powers only in sevens, where the lead wins
+                if T.trick_points + T.count[t] > win_pts:
+                    win_pts = T.trick_points + T.count[t]
+            if their <= p or their <= ours:
+                all_lost = 0
     if T.scorer[L]:
         if win_pts > scoring[0]:
             scoring[0] = win_pts
@@ -572,7 +603,7 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     cdef int lo, hi, ttbest = -1, alpha0, beta0, sure, other
     cdef int seat, n, i, t, v, best, bestmove = -1, is_max
     cdef int moves[8]
-    cdef mask_t searched = 0, blockers, cand
+    cdef mask_t searched = 0, blockers, cand, legal, rest
     cdef uint16_t live
     cdef State saved
 
@@ -625,20 +656,33 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     beta0 = beta
 
     seat = s.to_move
-    n = order_moves(e, legal_now(e), ttbest, moves)
+    legal = legal_now(e)
+    # The table's move first, on its own: it cuts off often enough that the
+    # other moves need ordering only when it does not (same order as before).
+    if ttbest >= 0 and (legal >> ttbest) & 1 and legal & (legal - 1):
+        moves[0] = ttbest
+        n = 1
+        rest = legal & ~((<mask_t>1) << ttbest)
+    else:
+        n = order_moves(e, legal, -1, moves)
+        rest = 0
     is_max = T.maximizer[seat]
     best = NEG_INF if is_max else POS_INF
 
     # Tiles still able to tell two of the mover's tiles apart: the other
     # hands and the trick; suits some other seat can still lead.
-    blockers = 0
-    for i in range(4):
-        if i != seat:
-            blockers |= s.hand[i]
+    blockers = (s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]) & ~s.hand[seat]
     live = 0xFFFF      # worked out on first need
 
-    for i in range(n):
+    i = 0
+    while True:
+        if i == n:
+            if rest == 0:
+                break
+            n += order_moves(e, rest, -1, moves + n)
+            rest = 0
         t = moves[i]
+        i += 1
         cand = T.kin[t] & searched
         if cand and any_alike(e, t, cand, &live, blockers, blockers | trick_mask(e)):
             continue
@@ -945,6 +989,8 @@ cdef class Engine:
                         continue    # they differ in their own suit: never alike
                     T.kin[a] |= (<mask_t>1) << b
                     T.spread[a][b] = self._spread(a, b)
+        for a in range(NT):
+            T.kin_above[a] = T.kin[a] & ~(((<mask_t>1) << (a + 1)) - 1)
 
     cdef uint16_t _spread(self, int a, int b):
         """Suits in which both tiles can win with different powers; for two
