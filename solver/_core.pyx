@@ -20,7 +20,7 @@ from .errors import ArgumentError
 
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
-from libc.stdint cimport uint32_t, uint16_t, uint8_t, int8_t, int64_t
+from libc.stdint cimport uint32_t, uint16_t, uint8_t, int8_t, int16_t, int64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from *:
@@ -76,18 +76,23 @@ cdef struct Tables:
     uint16_t spread[NT][NT]     # suits in which a tile could rank between a and b
     mask_t stronger[NCTX][NT]   # tiles stronger than t when suit c is led
     mask_t leads[NCTX]          # tiles that lead suit c
+    mask_t powered[NCTX]        # tiles with a nonzero power when suit c is led
     uint16_t always_live        # suits to check whoever holds what (the leader's tiers)
 
 cdef struct State:
+    # Small fields: a node copies the whole state to undo its move.
     mask_t hand[4]
-    int trick_tile[4]
-    int trick_seat[4]
-    int ntrick
-    int leader
-    int to_move
-    int sofar          # value already won by the scoring seats
-    int avail          # points not yet awarded (tricks and count still to come)
-    int tricks_left
+    mask_t trick_set   # tiles played to this trick
+    int16_t sofar      # value already won by the scoring seats
+    int16_t avail      # points not yet awarded (tricks and count still to come)
+    int16_t win_power  # power of the tile holding this trick so far
+    int16_t trick_pts  # what this trick is worth so far: its points and the count played
+    int8_t ntrick
+    int8_t leader
+    int8_t to_move
+    int8_t tricks_left
+    int8_t ctx         # suit led to this trick (when ntrick > 0)
+    int8_t win_seat    # seat holding this trick so far
 
 cdef struct TTEntry:
     uint32_t key
@@ -129,7 +134,7 @@ cdef inline mask_t legal_mask(Tables* T, mask_t hand, int ctx) noexcept nogil:
 cdef inline mask_t legal_now(Search* e) noexcept nogil:
     """Tiles the seat to move may play: any lead, or following the led suit."""
     cdef State* s = &e.st
-    cdef int ctx = LEAD_CTX if s.ntrick == 0 else e.T.lead_suit[s.trick_tile[0]]
+    cdef int ctx = LEAD_CTX if s.ntrick == 0 else s.ctx
     return legal_mask(e.T, s.hand[s.to_move], ctx)
 
 
@@ -154,22 +159,28 @@ cdef inline void play(Search* e, int t) noexcept nogil:
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef int seat = s.to_move
-    cdef int i, w, ctx, pts
+    cdef int w, pts, pw
     s.hand[seat] &= ~((<mask_t>1) << t)
-    s.trick_tile[s.ntrick] = t
-    s.trick_seat[s.ntrick] = seat
+    s.trick_set |= (<mask_t>1) << t
+    # The trick's holder and worth are kept up to date tile by tile.
+    if s.ntrick == 0:
+        s.ctx = T.lead_suit[t]
+        s.win_power = T.power[s.ctx][t]
+        s.win_seat = seat
+        s.trick_pts = T.trick_points + T.count[t]
+    else:
+        pw = T.power[s.ctx][t]
+        if pw > s.win_power:
+            s.win_power = pw
+            s.win_seat = seat
+        s.trick_pts += T.count[t]
     s.ntrick += 1
     if s.ntrick < T.nactive:
         s.to_move = T.next_seat[seat]
         return
-    ctx = T.lead_suit[s.trick_tile[0]]
-    w = 0
-    pts = T.trick_points
-    for i in range(T.nactive):
-        pts += T.count[s.trick_tile[i]]
-        if T.power[ctx][s.trick_tile[i]] > T.power[ctx][s.trick_tile[w]]:
-            w = i
-    w = s.trick_seat[w]
+    w = s.win_seat
+    pts = s.trick_pts
+    s.trick_set = 0
     if T.scorer[w]:
         s.sofar += pts
     s.avail -= pts
@@ -186,12 +197,13 @@ cdef inline int later_seats(Search* e, int ctx, int seat, int* seats, int* hi,
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef int k, o = seat, pw, h, l, n = T.nactive - s.ntrick - 1
-    cdef mask_t m
+    cdef mask_t m, pm
     for k in range(n):
         o = T.next_seat[o]
-        m = legal_mask(T, s.hand[o], ctx)
+        pm = legal_mask(T, s.hand[o], ctx)
+        m = pm & T.powered[ctx]     # the others have power 0: only their presence counts
         h = 0
-        l = POS_INF
+        l = 0 if m != pm else POS_INF
         while m:
             pw = T.power[ctx][__builtin_ctz(m)]
             m &= m - 1
@@ -252,13 +264,9 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
         return 1
     phase = 0 if s.ntrick == 0 else 1
     if phase:
-        ctx = T.lead_suit[s.trick_tile[0]]
-        j = 0
-        for i in range(1, s.ntrick):
-            if T.power[ctx][s.trick_tile[i]] > T.power[ctx][s.trick_tile[j]]:
-                j = i
-        win_power = T.power[ctx][s.trick_tile[j]]
-        win_seat = s.trick_seat[j]
+        ctx = s.ctx
+        win_power = s.win_power
+        win_seat = s.win_seat
         nl[ctx] = later_seats(e, ctx, seat, lseats[ctx], lhi[ctx], llo[ctx])
     else:
         for i in range(NCTX):
@@ -417,11 +425,7 @@ cdef inline int last_trick(Search* e) noexcept nogil:
 
 
 cdef inline mask_t trick_mask(Search* e) noexcept nogil:
-    cdef mask_t m = 0
-    cdef int i
-    for i in range(e.st.ntrick):
-        m |= (<mask_t>1) << e.st.trick_tile[i]
-    return m
+    return e.st.trick_set
 
 
 cdef inline uint16_t live_suits(Search* e, mask_t others) noexcept nogil:
@@ -434,7 +438,7 @@ cdef inline uint16_t live_suits(Search* e, mask_t others) noexcept nogil:
         if others & T.leads[c]:
             live |= 1 << c
     if e.st.ntrick > 0:
-        live |= 1 << T.lead_suit[e.st.trick_tile[0]]
+        live |= 1 << e.st.ctx
     return live
 
 
@@ -520,6 +524,7 @@ cdef inline int sure_points(Search* e, int* lower) noexcept nogil:
 cdef inline int max_power(Tables* T, mask_t m, int c) noexcept nogil:
     """The highest power among the tiles of m when suit c is led (0 for none)."""
     cdef int pw = 0, k
+    m &= T.powered[c]
     while m:
         k = T.power[c][__builtin_ctz(m)]
         m &= m - 1
@@ -977,6 +982,11 @@ cdef class Engine:
                         T.stronger[c][t] |= (<mask_t>1) << b
         for t in range(NT):
             T.leads[T.lead_suit[t]] |= (<mask_t>1) << t
+        for c in range(NCTX):
+            T.powered[c] = 0
+            for t in range(NT):
+                if T.power[c][t] > 0:
+                    T.powered[c] |= (<mask_t>1) << t
         T.always_live = (1 << LEAD_CTX) if T.ntiers[LEAD_CTX] else 0
         for a in range(NT):
             T.kin[a] = 0
@@ -1056,21 +1066,23 @@ cdef class Engine:
     def set_state(self, hands, int leader, trick, int sofar, int avail, int tricks_left):
         """Load a position: hands (4 masks, inactive seats 0), trick [(seat, tile)], points."""
         cdef State* s = &self.e.st
-        cdef int i
+        cdef int i, seat, tile
         self._idle()
         for i in range(4):
             s.hand[i] = hands[i]
             self.e.own[i] |= s.hand[i]
-        s.ntrick = len(trick)
-        for i in range(s.ntrick):
-            s.trick_seat[i] = trick[i][0]
-            s.trick_tile[i] = trick[i][1]
-            self.e.own[s.trick_seat[i]] |= (<mask_t>1) << s.trick_tile[i]
         s.leader = leader
-        s.to_move = leader if s.ntrick == 0 else self.T.next_seat[s.trick_seat[s.ntrick - 1]]
+        s.to_move = leader
         s.sofar = sofar
         s.avail = avail
         s.tricks_left = tricks_left
+        s.ntrick = 0
+        s.trick_set = 0
+        # The trick so far, played again to set its holder and worth.
+        for seat, tile in trick:
+            self.e.own[seat] |= (<mask_t>1) << tile
+            s.to_move = seat
+            play(&self.e, tile)
         self.depth = 0
 
     def set_token(self, token):
