@@ -80,19 +80,20 @@ cdef struct Tables:
     uint16_t always_live        # suits to check whoever holds what (the leader's tiers)
 
 cdef struct State:
-    # Small fields: a node copies the whole state to undo its move.
+    # Whole ints: narrower fields made the state copied at every node smaller
+    # but the search slower (measured: +10% CPU time).
     mask_t hand[4]
     mask_t trick_set   # tiles played to this trick
-    int16_t sofar      # value already won by the scoring seats
-    int16_t avail      # points not yet awarded (tricks and count still to come)
-    int16_t win_power  # power of the tile holding this trick so far
-    int16_t trick_pts  # what this trick is worth so far: its points and the count played
-    int8_t ntrick
-    int8_t leader
-    int8_t to_move
-    int8_t tricks_left
-    int8_t ctx         # suit led to this trick (when ntrick > 0)
-    int8_t win_seat    # seat holding this trick so far
+    int sofar      # value already won by the scoring seats
+    int avail      # points not yet awarded (tricks and count still to come)
+    int win_power  # power of the tile holding this trick so far
+    int trick_pts  # what this trick is worth so far: its points and the count played
+    int ntrick
+    int leader
+    int to_move
+    int tricks_left
+    int ctx         # suit led to this trick (when ntrick > 0)
+    int win_seat    # seat holding this trick so far
 
 cdef struct TTEntry:
     uint32_t key
