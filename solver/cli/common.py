@@ -58,12 +58,21 @@ def read_records(path: str | None) -> list[Record]:
         try:
             records.append(Record(number, json.loads(line)))
         except ValueError as exc:
-            records.append(Record(number, error=PositionError(
-                "position", f"not valid JSON: {exc}", "INVALID_JSON")))
+            records.append(Record(number, error=invalid_json(exc)))
     if all(r.error is not None for r in records):
         # Not JSON Lines either: one broken document (a pretty-printed file), one error.
         return [Record(None, error=whole_document_error)]
     return records
+
+
+def invalid_json(exc: ValueError) -> PositionError:
+    """The error of a JSON Lines line that is not JSON."""
+    return PositionError("position", f"not valid JSON: {exc}", "INVALID_JSON")
+
+
+def error_json(exc: PositionError) -> dict:
+    """What a bad record yields in JSON output, in its place."""
+    return {"error": {"field": exc.field, "reason": exc.reason, "code": exc.code}}
 
 
 def error_line(record: Record, error: PositionError) -> str:
@@ -87,7 +96,7 @@ def run_records(records: list[Record], as_json: bool,
         except PositionError as exc:
             status = EXIT_BAD_INPUT
             if as_json:
-                emit_json({"error": {"field": exc.field, "reason": exc.reason, "code": exc.code}})
+                emit_json(error_json(exc))
             print(error_line(record, exc), file=sys.stderr)
             continue
         if as_json:

@@ -42,22 +42,28 @@ def format_solution(position: Position, result) -> str:
     return "\n".join(lines)
 
 
+def solve_record(data, *, best_only: bool = False) -> tuple[dict, str]:
+    """One position: (JSON answer, text), for `t42 solve` and `t42 batch solve`."""
+    position = Position(data)
+    result = solve(position, best_only=best_only)
+    return result.to_json(), format_solution(position, result)
+
+
+def make_or_set_record(data, *, bid: int | None = None) -> tuple[dict, str]:
+    """One position: (JSON answer, text), for `t42 make-or-set` and `t42 batch make-or-set`."""
+    position = Position(data)
+    result = make_or_set(position, bid)
+    verdict = "makes" if result.makes else "is set"
+    return result.to_json(), f"{position}\n\nBid {result.bid}: the declaring side {verdict}"
+
+
 @guarded
 def run_solve(args: argparse.Namespace) -> int:
-    def handle(data):
-        position = Position(data)
-        result = solve(position, best_only=args.best_only)
-        return result.to_json(), format_solution(position, result)
-
-    return run_records(read_records(args.file), args.json, handle)
+    return run_records(read_records(args.file), args.json,
+                       lambda data: solve_record(data, best_only=args.best_only))
 
 
 @guarded
 def run_make_or_set(args: argparse.Namespace) -> int:
-    def handle(data):
-        position = Position(data)
-        result = make_or_set(position, args.bid)
-        verdict = "makes" if result.makes else "is set"
-        return result.to_json(), f"{position}\n\nBid {result.bid}: the declaring side {verdict}"
-
-    return run_records(read_records(args.file), args.json, handle)
+    return run_records(read_records(args.file), args.json,
+                       lambda data: make_or_set_record(data, bid=args.bid))
