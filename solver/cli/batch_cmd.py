@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import signal
 import sys
 
@@ -70,12 +71,28 @@ def _positive(args: argparse.Namespace, *names: str) -> None:
             raise _UsageError(f"--{name.replace('_', '-')} must be positive")
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be so that the run stops the same way."""
+
+
 def _terminate(signum, frame):
-    raise KeyboardInterrupt
+    raise _Terminated
+
+
+def missing_extra(*modules: str) -> str | None:
+    """A message when a module of the `batch` extra is not installed."""
+    for module in modules:
+        if importlib.util.find_spec(module) is None:
+            return (f"this needs {module}: pip install 'texas42-solver[batch]'")
+    return None
 
 
 @guarded
 def run_batch_command(args: argparse.Namespace) -> int:
+    missing = missing_extra("distributed", "tqdm")
+    if missing:
+        print(f"t42: error: {missing}", file=sys.stderr)
+        return 1
     from ..batch.run import BatchInterrupted, ChunksFailed, run_batch
     from ..batch.store import BatchError
 
@@ -94,7 +111,8 @@ def run_batch_command(args: argparse.Namespace) -> int:
                             retries=args.retries, progress=args.progress)
     except BatchInterrupted as exc:
         print(f"t42: {exc}", file=sys.stderr)
-        return 130
+        return 128 + (signal.SIGTERM if isinstance(exc.__context__, _Terminated)
+                      else signal.SIGINT)
     except ChunksFailed as exc:
         print(f"t42: error: {exc}", file=sys.stderr)
         return 1

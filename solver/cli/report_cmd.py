@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..report import format_report, read_report, write_html
+from .batch_cmd import missing_extra
 from .common import EXIT_BAD_INPUT, EXIT_OK, guarded
 
 
@@ -45,6 +46,10 @@ class _ReportError(Exception):
 
 @guarded
 def run_report(args: argparse.Namespace) -> int:
+    missing = args.html and missing_extra("matplotlib")
+    if missing:
+        print(f"t42: error: {missing}", file=sys.stderr)
+        return 1
     try:
         results = _results(Path(args.source))
         with open(results, encoding="utf-8") as lines:
