@@ -213,20 +213,38 @@ class _Runner:
             self.client.cancel(list(self.pending))
 
 
+#: Dask settings for the searches. Dask sets MALLOC_TRIM_THRESHOLD_ in its
+#: workers, which turns off glibc's adaptive mmap threshold: every search's
+#: 2 MiB transposition table is then mapped and faulted in afresh, a third
+#: more CPU per solve. Its housekeeping is slowed down too: the defaults (a
+#: 20 ms tick, a stack sample of the running task every 10 ms, memory checks
+#: every 100 ms) cost several per cent of a core. The local cluster's workers
+#: get these; see the README for a cluster of your own.
+QUIET_DASK = {
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.worker.profile.enabled": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+
+
 @contextlib.contextmanager
 def _client(scheduler: str | None, workers: int | None):
     """A client of the cluster at ``scheduler``, or of a local one started for this run."""
+    import dask
     from distributed import Client, LocalCluster
 
-    if scheduler:
-        with Client(scheduler) as client:
+    with dask.config.set(QUIET_DASK):
+        if scheduler:
+            with Client(scheduler) as client:
+                yield client
+            return
+        n = workers or len(os.sched_getaffinity(0))
+        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                          host="127.0.0.1", dashboard_address=None,
+                          silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
             yield client
-        return
-    n = workers or len(os.sched_getaffinity(0))
-    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                      host="127.0.0.1", dashboard_address=None,
-                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
-        yield client
 
 
 @contextlib.contextmanager
