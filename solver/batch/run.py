@@ -39,10 +39,11 @@ class BatchInterrupted(Exception):
 @dataclass
 class Summary:
     job: str
-    records: int
-    errors: int
+    records: int  # in results.jsonl
+    errors: int   # {"error": ...} lines among them
+    ran: int      # records run by this command (the others were done before)
     chunks: int
-    skipped: int  # chunks already done by an earlier run
+    skipped: int  # chunks done by an earlier run
     failed: int   # chunks that failed on every try (no results.jsonl then)
     seconds: float
     workers: int
@@ -50,7 +51,8 @@ class Summary:
 
     @property
     def rate(self) -> float:
-        return self.records / self.seconds if self.seconds > 0 else 0.0
+        """Records per second run by this command."""
+        return self.ran / self.seconds if self.seconds > 0 else 0.0
 
     def text(self) -> str:
         resumed = f", {self.skipped} done before" if self.skipped else ""
@@ -92,7 +94,7 @@ def run_batch(job_name: str, source: str, outdir: str, *, options: dict | None =
         total, chunks = _check_input(source, chunk_size, store, done)
         if all(i in done for i in range(chunks)):
             records, errors = store.join(done, chunks)
-            summary = Summary(job_name, records, errors, chunks, chunks, 0,
+            summary = Summary(job_name, records, errors, 0, chunks, chunks, 0,
                               time.monotonic() - start, 0, 0)
             store.record_run(summary.to_json())
             return summary
@@ -105,14 +107,14 @@ def run_batch(job_name: str, source: str, outdir: str, *, options: dict | None =
             chunks = runner.run(read_chunks(stream, chunk_size), bar)
     seconds = time.monotonic() - start
     if runner.failed:
-        summary = Summary(job_name, runner.records, 0, chunks, runner.skipped,
+        summary = Summary(job_name, runner.records, 0, runner.ran, chunks, runner.skipped,
                           len(runner.failed), seconds, nworkers, nthreads)
         first, exc = runner.failed[0]
         raise ChunksFailed(f"{len(runner.failed)} chunks failed on every try (first: {first}: "
                          f"{type(exc).__name__}: {exc}); the others are kept: run the same "
                          f"command again to retry them. {summary.text()}")
     records, errors = store.join(done, chunks)
-    summary = Summary(job_name, records, errors, chunks, runner.skipped, 0,
+    summary = Summary(job_name, records, errors, runner.ran, chunks, runner.skipped, 0,
                       seconds, nworkers, nthreads)
     store.record_run(summary.to_json())
     return summary
@@ -153,7 +155,7 @@ class _Runner:
         self.run_id = uuid.uuid4().hex[:8]
         self.written: list[int] = []   # parts this run wrote (removed if the input is refused)
         self.failed: list[tuple[str, BaseException]] = []
-        self.records = self.skipped = self.chunks = 0
+        self.records = self.ran = self.skipped = self.chunks = 0
 
     def run(self, chunks: Iterator[Chunk], bar) -> int:
         """Do every chunk not done yet; return the number of chunks of the input."""
@@ -205,6 +207,7 @@ class _Runner:
             self.done[chunk.index] = chunk.digest
             self.written.append(chunk.index)
             self.records += chunk.records
+            self.ran += chunk.records
         future.release()
         bar.update(chunk.records)
 
