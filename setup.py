@@ -2,7 +2,8 @@
 
 The Python modules of the API in ``proto/texas42/v1/*.proto`` are generated at
 build time (never committed) into the ``texas42.v1`` package at the project
-root, with mypy-protobuf type stubs beside them. Generation runs before the
+root, with mypy-protobuf type stubs beside them and the Connect (HTTP/JSON)
+modules of connect-python (``*_connect.py``, from its protoc plugin). Generation runs before the
 packages are collected, so ordinary, isolated and editable builds all ship it.
 """
 
@@ -35,6 +36,15 @@ def _plugin(name: str, entry: str, workdir: str) -> str:
     return str(wrapper)
 
 
+def _connect_plugin() -> str:
+    """The connect-python protoc plugin (a binary in the protoc-gen-connect-python wheel)."""
+    name = "protoc-gen-connect-python"
+    found = shutil.which(name) or shutil.which(name, path=str(Path(sys.executable).parent))
+    if not found:
+        raise SystemExit(f"{name} not found: it is a build requirement (pyproject.toml)")
+    return found
+
+
 def generate_grpc_modules() -> None:
     """Run protoc (grpc_tools) with the mypy-protobuf plugins on every .proto file."""
     import grpc_tools
@@ -47,6 +57,7 @@ def generate_grpc_modules() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         mypy = _plugin("protoc-gen-mypy", "mypy_protobuf.main:main", tmp)
         mypy_grpc = _plugin("protoc-gen-mypy_grpc", "mypy_protobuf.main:grpc", tmp)
+        connect = _connect_plugin()
         args = [
             "grpc_tools.protoc",
             f"-I{PROTO_ROOT}",
@@ -57,6 +68,8 @@ def generate_grpc_modules() -> None:
             f"--plugin=protoc-gen-mypy_grpc={mypy_grpc}",
             f"--mypy_out={ROOT}",
             f"--mypy_grpc_out={ROOT}",
+            f"--plugin=protoc-gen-connect-python={connect}",
+            f"--connect-python_out={ROOT}",
             *protos,
         ]
         cwd = os.getcwd()
@@ -84,6 +97,7 @@ extensions = [
 setup(
     packages=find_packages(include=["solver", "solver.*", "server", "server.*"])
     + GENERATED_PACKAGES,
-    package_data={package: ["*.pyi", "py.typed"] for package in GENERATED_PACKAGES},
+    package_data={**{package: ["*.pyi", "py.typed"] for package in GENERATED_PACKAGES},
+                  "solver.web": ["*.html", "*.css", "*.js", "*.json"]},  # the web page
     ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}),
 )

@@ -21,6 +21,7 @@ from grpc_reflection.v1alpha import reflection
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
 
 from .pool import SolverPool, default_workers
+from .http_app import start_http
 from .servicer import SERVICE_NAME, HintServicer
 from .telemetry import Metrics, TelemetryInterceptor, log_event
 
@@ -39,6 +40,7 @@ class ServerConfig:
     max_queue: int = DEFAULT_MAX_QUEUE
     grace: float = DEFAULT_GRACE
     metrics_port: Optional[int] = None  # None: no metrics endpoint
+    http_port: Optional[int] = None  # None: no HTTP (Connect + web page) listener
 
 
 class ServerError(Exception):
@@ -66,7 +68,8 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
         # One server per port: never share a port with another process silently.
         options=[("grpc.so_reuseport", 0)],
     )
-    service_grpc.add_HintServiceServicer_to_server(HintServicer(pool), server)
+    servicer = HintServicer(pool)
+    service_grpc.add_HintServiceServicer_to_server(servicer, server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
@@ -82,10 +85,17 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
         if metrics is not None and config.metrics_port is not None else None
 
     await server.start()
+    try:
+        http = await start_http(config.host, config.http_port, servicer, metrics) \
+            if config.http_port is not None else None
+    except ServerError:
+        await server.stop(None)
+        raise
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     log_event("listening", host=config.host, port=port, workers=workers,
-              max_queue=config.max_queue, metrics_port=metrics_port)
+              max_queue=config.max_queue, metrics_port=metrics_port,
+              http_port=http.port if http is not None else None)
 
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -95,7 +105,9 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
 
     log_event("draining", grace_s=config.grace)
     await health_servicer.enter_graceful_shutdown()
-    await server.stop(config.grace)  # cancels calls still running after the grace period
+    # Both transports drain at once; calls still running after the grace period are cancelled.
+    await asyncio.gather(server.stop(config.grace),
+                         http.stop(config.grace) if http is not None else asyncio.sleep(0))
     pool.shutdown()
     log_event("stopped")
 

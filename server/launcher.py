@@ -36,6 +36,7 @@ class ServerProcess:
         self.start_timeout = start_timeout
         self.port = 0
         self.metrics_port: Optional[int] = None
+        self.http_port: Optional[int] = None  # with --http-port
         self.process: Optional[subprocess.Popen[bytes]] = None
         self._log = tempfile.NamedTemporaryFile(prefix="t42-serve-", suffix=".log")
 
@@ -54,6 +55,7 @@ class ServerProcess:
             if listening:
                 self.port = int(listening[0]["port"])
                 self.metrics_port = listening[0].get("metrics_port")
+                self.http_port = listening[0].get("http_port")
                 return self
             time.sleep(0.02)
         self.kill()

@@ -395,6 +395,10 @@ class Position:
     def __repr__(self) -> str:
         return f"Position({self.to_json_str()})"
 
+    def _repr_svg_(self) -> str:  # Jupyter shows a position as its picture
+        from .svg import position_svg
+        return position_svg(self)
+
     def __str__(self) -> str:
         from .diagram import render
 

@@ -49,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds calls in flight get to finish on SIGTERM (default 10)")
     p.add_argument("--metrics-port", type=_int_in(0, 65535), default=None,
                    help="serve Prometheus metrics on this HTTP port (0: a free one)")
+    p.add_argument("--http-port", type=_int_in(0, 65535), default=None,
+                   help="also serve the API over HTTP/JSON (Connect) and the web page on "
+                        "this port (0: a free one, logged at start)")
     p.set_defaults(run=run_serve)
 
 
@@ -58,7 +61,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     config = ServerConfig(host=args.host, port=args.port, workers=args.workers or 0,
                           max_queue=args.max_queue, grace=args.grace,
-                          metrics_port=args.metrics_port)
+                          metrics_port=args.metrics_port, http_port=args.http_port)
     try:
         run(config)
     except ServerError as exc:

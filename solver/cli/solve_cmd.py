@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import itertools
+from typing import Any, Callable
 
+from .. import svg
 from ..position import Position
 from ..solve import make_or_set, solve
-from .common import guarded, read_records, run_records
+from .common import InputError, guarded, read_records, run_records
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,6 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", nargs="?", help="position JSON, or JSON Lines (default: stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per position")
     p.add_argument("--best-only", action="store_true", help="score only the optimal moves")
+    p.add_argument("--svg", metavar="FILE", help="also draw each position as SVG, its moves "
+                   "labelled with their values (the n-th of several: FILE-n.svg)")
     p.set_defaults(run=run_solve)
 
     p = sub.add_parser("make-or-set", help="does the declaring side make the bid?",
@@ -42,10 +47,16 @@ def format_solution(position: Position, result) -> str:
     return "\n".join(lines)
 
 
-def solve_record(data, *, best_only: bool = False) -> tuple[dict, str]:
-    """One position: (JSON answer, text), for `t42 solve` and `t42 batch solve`."""
+def solve_record(data, *, best_only: bool = False,
+                 picture: Callable[[Position, Any], None] | None = None) -> tuple[dict, str]:
+    """One position: (JSON answer, text), for `t42 solve` and `t42 batch solve`.
+
+    ``picture`` is called with the position and its solution (`t42 solve --svg`).
+    """
     position = Position(data)
     result = solve(position, best_only=best_only)
+    if picture is not None:
+        picture(position, result)
     return result.to_json(), format_solution(position, result)
 
 
@@ -59,8 +70,16 @@ def make_or_set_record(data, *, bid: int | None = None) -> tuple[dict, str]:
 
 @guarded
 def run_solve(args: argparse.Namespace) -> int:
-    return run_records(read_records(args.file), args.json,
-                       lambda data: solve_record(data, best_only=args.best_only))
+    pictures = itertools.count(1)
+
+    def picture(position: Position, result) -> None:
+        try:
+            svg.save(svg.solution_svg(position, result), args.svg, next(pictures))
+        except OSError as exc:
+            raise InputError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
+
+    return run_records(read_records(args.file), args.json, lambda data: solve_record(
+        data, best_only=args.best_only, picture=picture if args.svg else None))
 
 
 @guarded

@@ -1,0 +1,261 @@
+"""Pictures (SVG) of a position and of an analysed hand, drawn as dominoes on felt.
+
+- `position_svg`: the four hands (each tile a domino with its pips), the
+  contract, the trick in progress, the tricks each seat has won; optionally a
+  label under each tile of the seat to move (``{tile: text}``: a double-dummy
+  value, a hint's figures, ...) with some tiles highlighted as best.
+- `solution_svg`: a position with every legal tile labelled with its
+  double-dummy value (a `SolveResult`), the optimal tiles highlighted.
+- `analysis_svg`: a played hand (`solver.analysis.HandAnalysis`) trick by
+  trick, each costly play marked with its cost and the tiles that were better.
+
+Every domino is a ``<g class="domino" data-tile="H-L">`` holding two
+``<g class="half" data-pips="N">`` groups of N ``<circle class="pip">``, so a
+program (or a test) can read the picture back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Mapping, Optional
+from xml.sax.saxutils import escape, quoteattr
+
+from . import tiles as T
+from .diagram import contract_line
+
+if TYPE_CHECKING:
+    from .analysis import HandAnalysis
+    from .position import Position
+    from .solve import SolveResult
+
+SEATS = ("N", "E", "S", "W")
+SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+FELT, FELT_EDGE, RAIL = "#1d6b3c", "#0f4424", "#5a3a1e"
+IVORY, INK, PIP = "#fbf7ea", "#2b2b2b", "#1f1f1f"
+GOLD, RED, CHALK = "#f2c14e", "#d64541", "#f4f1e4"
+
+#: Pip centres of a half in a 3 x 3 grid (column, row), for 0 ... 6 pips.
+PIP_LAYOUT: tuple[tuple[tuple[int, int], ...], ...] = (
+    (),
+    ((1, 1),),
+    ((0, 0), (2, 2)),
+    ((0, 0), (1, 1), (2, 2)),
+    ((0, 0), (2, 0), (0, 2), (2, 2)),
+    ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    ((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)),
+)
+
+#: Vertical domino size; a horizontal one is the same turned.
+TILE_W, TILE_H = 30, 60
+GAP = 6
+
+
+def _attrs(**values: object) -> str:
+    return "".join(f" {k.rstrip('_').replace('_', '-')}={quoteattr(str(v))}"
+                   for k, v in values.items() if v is not None)
+
+
+def domino(tile: str, x: float, y: float, *, horizontal: bool = False, scale: float = 1.0,
+           outline: Optional[str] = None, dim: bool = False, css: str = "domino") -> str:
+    """One domino with its top-left corner at (x, y); the high end on top (or left)."""
+    high, low = T.ENDS[T.parse_tile(tile, "tile")]
+    w, h = TILE_W * scale, TILE_H * scale
+    if horizontal:
+        w, h = h, w
+    half = TILE_W * scale  # each half is a square
+    parts = [f'<g{_attrs(class_=css, data_tile=f"{high}-{low}", opacity="0.45" if dim else None)}>',
+             f'<rect{_attrs(x=x + 1.5, y=y + 2, width=w, height=h, rx=4 * scale, fill="#000", opacity="0.25")}/>',
+             f'<rect{_attrs(x=x, y=y, width=w, height=h, rx=4 * scale, fill=IVORY, stroke=outline or INK, stroke_width=3 if outline else 1)}/>']
+    if horizontal:
+        parts.append(f'<line{_attrs(x1=x + half, y1=y + 3 * scale, x2=x + half, y2=y + h - 3 * scale, stroke=INK, stroke_width=1.2 * scale)}/>')
+        origins = ((x, y), (x + half, y))
+    else:
+        parts.append(f'<line{_attrs(x1=x + 3 * scale, y1=y + half, x2=x + w - 3 * scale, y2=y + half, stroke=INK, stroke_width=1.2 * scale)}/>')
+        origins = ((x, y), (x, y + half))
+    for pips, (ox, oy) in zip((high, low), origins):
+        parts.append(f'<g{_attrs(class_="half", data_pips=pips)}>')
+        step, margin, radius = half * 0.28, half * 0.22, half * 0.085
+        for col, row in PIP_LAYOUT[pips]:
+            if horizontal:  # turn the pattern with the tile
+                col, row = row, 2 - col
+            parts.append(f'<circle{_attrs(class_="pip", cx=round(ox + margin + col * step, 2), cy=round(oy + margin + row * step, 2), r=round(radius, 2), fill=PIP)}/>')
+        parts.append("</g>")
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _text(x: float, y: float, text: str, *, size: int = 14, fill: str = CHALK,
+          anchor: str = "middle", weight: str = "normal", css: Optional[str] = None,
+          data: Optional[str] = None) -> str:
+    return (f'<text{_attrs(x=x, y=y, font_size=size, fill=fill, text_anchor=anchor, font_weight=weight, class_=css, data_tile=data)}'
+            f' font-family="Georgia, \'DejaVu Serif\', serif">{escape(text)}</text>')
+
+
+def _label(x: float, y: float, tile: str, text: str, best: bool) -> str:
+    """A value badge centred at (x, y) under a tile."""
+    width = max(26, 8 * len(text) + 10)
+    return (f'<g{_attrs(class_="label", data_tile=tile)}>'
+            f'<rect{_attrs(x=x - width / 2, y=y - 11, width=width, height=20, rx=10, fill=GOLD if best else "#0b2e18", stroke=GOLD, stroke_width=1)}/>'
+            + _text(x, y + 4, text, size=13, fill="#222" if best else CHALK, weight="bold")
+            + "</g>")
+
+
+def _document(width: int, height: int, body: Iterable[str], title: str) -> str:
+    return "".join([
+        f'<svg xmlns="http://www.w3.org/2000/svg"{_attrs(width=width, height=height, viewBox=f"0 0 {width} {height}")}>',
+        f"<title>{escape(title)}</title>",
+        '<defs><radialGradient id="felt" cx="50%" cy="45%" r="70%">'
+        f'<stop offset="0%" stop-color="#2a8a4f"/><stop offset="100%" stop-color="{FELT}"/>'
+        "</radialGradient></defs>",
+        f'<rect{_attrs(x=0, y=0, width=width, height=height, rx=28, fill=RAIL)}/>',
+        f'<rect{_attrs(x=10, y=10, width=width - 20, height=height - 20, rx=22, fill="url(#felt)", stroke=FELT_EDGE, stroke_width=3)}/>',
+        *body,
+        "</svg>",
+    ])
+
+
+def _tiles_of(position: "Position", seat: int) -> list[str]:
+    return [T.name_of(t) for t in sorted(T.tiles_of(position.remaining[seat]), reverse=True)]
+
+
+def position_svg(position: "Position", labels: Optional[Mapping[str, object]] = None,
+                 best: Iterable[str] = (), *, title: Optional[str] = None) -> str:
+    """The table: four hands, the contract, the trick in progress and tricks won.
+
+    ``labels`` maps tiles of the seat to move to a text drawn under them (for
+    example a double-dummy value); the tiles in ``best`` are highlighted.
+    """
+    labels = {T.name_of(T.parse_tile(k, "labels")): str(v) for k, v in (labels or {}).items()}
+    best_tiles = {T.name_of(T.parse_tile(t, "best")) for t in best}
+    width, height = 960, 640
+    to_move = position.to_move_index
+    legal = {T.name_of(t) for t in position.legal_tiles()}
+    body: list[str] = []
+    body.append(_text(30, 42, contract_line(position), size=18, anchor="start", weight="bold",
+                      css="contract"))
+    unit = "tricks" if position.max_value == 7 else "points"
+    side = "declarer" if sum(position.scorer) == 1 else "declaring side"
+    trick_no = len(position.completed_tricks) + (0 if position.is_complete else 1)
+    status = "hand over" if to_move is None else f"trick {trick_no} of 7, {SEATS[to_move]} to play"
+    body.append(_text(30, 66, f"{side}: {position.points} {unit}; {status}", size=14,
+                      anchor="start", css="status"))
+    if position.widow is not None and position.discard is not None:
+        body.append(_text(width - 30, 42, f"widow {T.name_of(position.widow)}, discard "
+                          f"{T.name_of(position.discard)}", anchor="end"))
+
+    row_w = 7 * TILE_W + 6 * GAP
+    # Where each hand sits: (x, y) of its row's top-left corner.
+    spots = {0: ((width - row_w) / 2, 92), 2: ((width - row_w) / 2, height - 40 - TILE_H),
+             3: (40, (height - TILE_H) / 2), 1: (width - 40 - row_w, (height - TILE_H) / 2)}
+    won = [0, 0, 0, 0]
+    for winner, _trick in position.completed_tricks:
+        won[winner] += 1
+    for seat in range(4):
+        if seat not in position.hands:
+            continue  # three-player Moon has no West
+        x0, y0 = spots[seat]
+        active = seat in position.active_seats
+        name = SEAT_WORDS[SEATS[seat]] + (" (declarer)" if seat == position.contract.declarer
+                                          else "")
+        if not active:
+            name += ", sits out"
+        hand = _tiles_of(position, seat) if active else \
+            [T.name_of(t) for t in sorted(position.hands[seat], reverse=True)]
+        shift = (7 - len(hand)) * (TILE_W + GAP) / 2  # keep a shrinking hand centred
+        x0 += shift
+        name_y = y0 + TILE_H + 44 if seat == 0 else y0 - 14
+        mover = seat == to_move
+        name = ("\u25b6 " if mover else "") + name
+        body.append(_text(x0, name_y, name, size=15, anchor="start",
+                          weight="bold" if mover else "normal",
+                          fill=GOLD if mover else CHALK, css="seat", data=None))
+        # Tricks won: one small tile standing on end each, after the name.
+        for k in range(won[seat]):
+            body.append(f'<rect{_attrs(class_="won", x=x0 + len(name) * 8.6 + 8 + k * 13, y=name_y - 14, width=9, height=17, rx=2, fill="#e8e2cc", stroke="#111")}/>')
+        for i, tile in enumerate(hand):
+            x = x0 + i * (TILE_W + GAP)
+            is_best = tile in best_tiles
+            body.append(domino(tile, x, y0, outline=GOLD if is_best else None, dim=not active or
+                               (mover and tile not in legal)))
+            if mover and tile in labels:
+                ly = y0 - 16 if seat == 2 else y0 + TILE_H + 16
+                body.append(_label(x + TILE_W / 2, ly, tile, labels[tile], is_best))
+    # The trick in progress, each tile in front of its player.
+    cx, cy = width / 2, height / 2
+    places = {0: (cx - TILE_W / 2, cy - TILE_H - 22), 2: (cx - TILE_W / 2, cy + 22),
+              3: (cx - TILE_W / 2 - TILE_H - 8, cy - TILE_W / 2),
+              1: (cx + TILE_W / 2 + 8, cy - TILE_W / 2)}
+    for seat, tile in position.trick:
+        x, y = places[seat]
+        body.append(domino(T.name_of(tile), x, y, horizontal=seat in (1, 3), css="domino played"))
+    return _document(width, height, body, title or contract_line(position))
+
+
+def solution_svg(position: "Position", result: "SolveResult") -> str:
+    """`position_svg` with each legal tile labelled with its double-dummy value."""
+    return position_svg(position, labels=result.moves, best=result.best_moves)
+
+
+def analysis_svg(analysis: "HandAnalysis") -> str:
+    """A played hand trick by trick; costly plays outlined in red with cost and better tiles."""
+    position = analysis.position
+    per_trick = len(position.active_seats)
+    plays = analysis.plays
+    tricks = [plays[i:i + per_trick] for i in range(0, len(plays), per_trick)]
+    winners = [winner for winner, _ in position.completed_tricks]
+    row_h, left = 100, 150
+    col_w = 200
+    width = left + per_trick * col_w + 150
+    height = 130 + row_h * len(tricks) + 60
+    unit = analysis.unit
+    body: list[str] = []
+    head = contract_line(position)
+    if analysis.id is not None:
+        head = f"Hand {analysis.id} \u2014 {head}"
+    body.append(_text(30, 44, head, size=18, anchor="start", weight="bold", css="contract"))
+    verdict = "should make" if analysis.makes else "should be set"
+    made = {True: "made", False: "set", None: "not decided yet"}[analysis.made]
+    body.append(_text(30, 70, f"Double-dummy value at the lead: {analysis.value} "
+                      f"{_unit(unit, analysis.value)} ({verdict}); result {analysis.result} "
+                      f"{_unit(unit, analysis.result)}, {made}",
+                      size=14, anchor="start", css="status"))
+    costs = ", ".join(f"{s} {summary.total_cost}" for s, summary in analysis.seats.items()
+                      if summary.plays)
+    body.append(_text(30, 92, f"Cost by seat: {costs}", size=14, anchor="start",
+                      css="totals"))
+    for k, trick in enumerate(tricks):
+        y = 120 + k * row_h
+        body.append(_text(30, y + 36, f"Trick {k + 1}", size=15, anchor="start", weight="bold"))
+        if k < len(winners):
+            body.append(_text(30, y + 56, f"won by {SEATS[winners[k]]}", size=12,
+                              anchor="start", css="winner"))
+        for j, play in enumerate(trick):
+            x = left + j * col_w
+            costly = play.cost > 0
+            body.append(_text(x, y + 22, play.seat, size=15, anchor="start", weight="bold"))
+            body.append(domino(play.tile, x + 20, y, horizontal=True,
+                               outline=RED if costly else None,
+                               css="domino costly" if costly else "domino"))
+            if costly:
+                better = ", ".join(play.alternatives)
+                body.append(f'<g{_attrs(class_="cost", data_tile=play.tile, data_cost=play.cost)}>'
+                            + _text(x + 20, y + 50, f"\u2212{play.cost} {_unit(unit, play.cost)}",
+                                    size=13, anchor="start", fill="#ffb3ad", weight="bold")
+                            + _text(x + 20, y + 66, f"better: {better}", size=12,
+                                    anchor="start", fill="#ffd9d6")
+                            + "</g>")
+    return _document(width, height, body, head)
+
+
+def _unit(unit: str, count: int) -> str:
+    return unit[:-1] if count == 1 else unit
+
+
+def save(svg: str, path: str, index: int = 1) -> Path:
+    """Write ``svg`` to ``path``; the n-th picture of a run goes to ``stem-n.svg`` (n > 1)."""
+    target = Path(path)
+    if index > 1:
+        target = target.with_name(f"{target.stem}-{index}{target.suffix or '.svg'}")
+    target.write_text(svg, encoding="utf-8")
+    return target

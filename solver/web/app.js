@@ -1,0 +1,590 @@
+// The Texas 42 table: loads a hand, steps through its plays and shows what the
+// service says about each position. Every figure comes from texas42.v1.HintService
+// over Connect (HTTP/JSON); the page only draws.
+"use strict";
+
+(() => {
+  const SERVICE = "/texas42.v1.HintService/";
+  const SEATS = ["N", "E", "S", "W"];
+  const SEAT_WORD = { N: "North", E: "East", S: "South", W: "West" };
+  const HAND_FIELD = { N: "north", E: "east", S: "south", W: "west" };
+  const SEAT_ENUM = { N: "SEAT_NORTH", E: "SEAT_EAST", S: "SEAT_SOUTH", W: "SEAT_WEST" };
+  const SEAT_OF_ENUM = Object.fromEntries(Object.entries(SEAT_ENUM).map(([k, v]) => [v, k]));
+  // Declaration names as t42 reads them (case-insensitive) -> the proto enum.
+  const DECLARATION = {
+    blanks: "BLANKS", blank: "BLANKS", 0: "BLANKS", ones: "ONES", aces: "ONES", 1: "ONES",
+    deuces: "DEUCES", twos: "DEUCES", 2: "DEUCES", treys: "TREYS", threes: "TREYS", 3: "TREYS",
+    fours: "FOURS", 4: "FOURS", fives: "FIVES", 5: "FIVES", sixes: "SIXES", 6: "SIXES",
+    doubles: "DOUBLES", "follow-me": "FOLLOW_ME", "no-trump": "FOLLOW_ME", notrump: "FOLLOW_ME",
+    nello: "NELLO", "nel-o": "NELLO", low: "NELLO", sevens: "SEVENS",
+  };
+  const DECLARATION_NAME = {
+    BLANKS: "blanks", ONES: "ones", DEUCES: "deuces", TREYS: "treys", FOURS: "fours",
+    FIVES: "fives", SIXES: "sixes", DOUBLES: "doubles", FOLLOW_ME: "follow-me", NELLO: "nello",
+    SEVENS: "sevens",
+  };
+  // Pip centres in a 3 x 3 grid (column, row) for 0 ... 6 pips.
+  const PIPS = [
+    [], [[1, 1]], [[0, 0], [2, 2]], [[0, 0], [1, 1], [2, 2]], [[0, 0], [2, 0], [0, 2], [2, 2]],
+    [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]],
+  ];
+
+  /** Hooks for other views; `hintLabels(position, seat)` -> {tile: label} (seat view). */
+  const T42 = (window.T42 = window.T42 || {});
+  // Seat view shows a label under each legal tile of the chosen seat when this hook is
+  // set: an async function of (proto JSON position, seat letter) returning {tile: text},
+  // e.g. a call to a Hint RPC (p_make and mean over the deals consistent with the view).
+  T42.hintLabels = T42.hintLabels || null;
+
+  const $ = (id) => document.getElementById(id);
+  const state = {
+    doc: null, plays: [], recordLength: 0, step: 0, solution: null, analysis: null,
+    mode: "open", viewSeat: "N", request: 0, diverged: null,
+  };
+
+  // ---------------------------------------------------------------- service
+
+  class ServiceError extends Error {
+    constructor(data, status) {
+      super(data.message || `HTTP ${status}`);
+      this.code = data.code || "unknown";
+      this.violations = [];
+      for (const detail of data.details || []) {
+        if (detail.type === "google.rpc.BadRequest" && detail.debug) {
+          this.violations.push(...(detail.debug.fieldViolations || []));
+        }
+      }
+    }
+  }
+
+  async function rpc(method, body) {
+    const response = await fetch(SERVICE + method, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new ServiceError(data, response.status);
+    return data;
+  }
+
+  // ----------------------------------------------------- the JSON position
+
+  /** "6-4", "4-6", "64", 64, "4:6" -> "6-4" (anything else is left for the server to judge). */
+  function tileName(tile) {
+    let s = String(tile).trim();
+    if (s.length === 3 && "-:".includes(s[1])) s = s[0] + s[2];
+    if (/^[0-6][0-6]$/.test(s)) {
+      const [a, b] = [Number(s[0]), Number(s[1])];
+      return `${Math.max(a, b)}-${Math.min(a, b)}`;
+    }
+    return String(tile);
+  }
+
+  const upper = (v) => String(v).trim().toUpperCase().replace(/-/g, "_");
+
+  /** The proto JSON `Position` of a SPEC JSON document with the given plays. */
+  function toProto(doc, plays) {
+    const position = { plays: plays.map(String) };
+    position.game = String(doc.game ?? "42").toLowerCase() === "moon" ? "GAME_MOON" : "GAME_FORTY_TWO";
+    position.hands = {};
+    for (const seat of SEATS) {
+      if (doc.hands && doc.hands[seat] != null) position.hands[HAND_FIELD[seat]] = [].concat(doc.hands[seat]).map(String);
+    }
+    const c = doc.contract;
+    if (c) {
+      const contract = {};
+      if (c.declarer != null) contract.declarer = SEAT_ENUM[String(c.declarer).toUpperCase()] || `SEAT_${upper(c.declarer)}`;
+      if (c.trump != null) contract.declaration = "DECLARATION_" + (DECLARATION[String(c.trump).trim().toLowerCase()] || upper(c.trump));
+      if (c.bid != null) contract.bid = c.bid;
+      if (c.kind != null) contract.kind = "CONTRACT_KIND_" + upper(c.kind);
+      if (c.doubles != null) contract.doubles = "DOUBLES_OPTION_" + upper(c.doubles);
+      position.contract = contract;
+    }
+    if (doc.widow != null) position.widow = String(doc.widow);
+    if (doc.discard != null) position.discard = String(doc.discard);
+    return position;
+  }
+
+  /** The AnalyzeHand request of a hand record (meta keys the API does not carry are left out). */
+  function recordRequest(doc) {
+    const request = { position: toProto(doc, doc.plays || []) };
+    if (doc.id != null) request.id = String(doc.id);
+    const meta = doc.meta;
+    if (meta && typeof meta === "object") {
+      const out = {};
+      if (meta.players && typeof meta.players === "object") {
+        out.players = {};
+        for (const [seat, name] of Object.entries(meta.players)) {
+          out.players[HAND_FIELD[seat] || seat] = name;
+        }
+      }
+      if (meta.date != null) out.date = meta.date;
+      if (meta.event != null) out.event = meta.event;
+      if (Array.isArray(meta.auction)) {
+        out.auction = meta.auction.map((call) => ({
+          seat: SEAT_ENUM[call.seat] || call.seat, bid: call.bid === "pass" ? 0 : call.bid,
+        }));
+      }
+      request.meta = out;
+    }
+    return request;
+  }
+
+  // ------------------------------------------------------------- the game
+
+  const isNello = () => upper(state.doc.contract?.trump ?? "") === "NELLO" ||
+    DECLARATION[String(state.doc.contract?.trump ?? "").toLowerCase()] === "NELLO";
+  const partner = (seat) => SEATS[(SEATS.indexOf(seat) + 2) % 4];
+
+  /** Seats that play (three-player Moon has no West; nello's partner sits out). */
+  function activeSeats() {
+    const seats = SEATS.filter((s) => state.doc.hands && state.doc.hands[s]);
+    return isNello() ? seats.filter((s) => s !== partner(state.doc.contract.declarer)) : seats;
+  }
+
+  function ownerOf(tile) {
+    for (const seat of SEATS) {
+      if ((state.doc.hands?.[seat] || []).some((t) => tileName(t) === tile)) return seat;
+    }
+    return null;
+  }
+
+  /** Tricks of the plays so far: [{plays: [{seat, tile}], winner}] (winner null when unknown). */
+  function tricks(step) {
+    const size = activeSeats().length;
+    const out = [];
+    for (let i = 0; i < step; i += size) {
+      const plays = state.plays.slice(i, Math.min(i + size, step))
+        .map((t) => ({ tile: tileName(t), seat: ownerOf(tileName(t)) }));
+      let winner = null;
+      if (plays.length === size) {
+        // The winner leads the next trick; at the current step the service says who moves.
+        const next = i + size;
+        if (next < state.plays.length) winner = ownerOf(tileName(state.plays[next]));
+        else if (next === step && state.solution?.toMove) winner = SEAT_OF_ENUM[state.solution.toMove];
+      }
+      out.push({ plays, winner });
+    }
+    return out;
+  }
+
+  // ----------------------------------------------------------- drawing
+
+  function dominoSvg(tile, { horizontal = false, size = 32 } = {}) {
+    const [high, low] = tile.split("-").map(Number);
+    const half = size;
+    const w = horizontal ? 2 * half : half;
+    const h = horizontal ? half : 2 * half;
+    const parts = [
+      `<svg class="domino" data-tile="${tile}" width="${w + 2}" height="${h + 2}" viewBox="-1 -1 ${w + 2} ${h + 2}" role="img" aria-label="${tile}">`,
+      `<rect class="face" x="0" y="0" width="${w}" height="${h}" rx="${half * 0.14}" fill="#fbf7ea" stroke="#2b2b2b" stroke-width="1"/>`,
+      horizontal
+        ? `<line x1="${half}" y1="3" x2="${half}" y2="${h - 3}" stroke="#2b2b2b" stroke-width="1.2"/>`
+        : `<line x1="3" y1="${half}" x2="${w - 3}" y2="${half}" stroke="#2b2b2b" stroke-width="1.2"/>`,
+    ];
+    [[high, 0], [low, 1]].forEach(([pips, k]) => {
+      const ox = horizontal ? k * half : 0;
+      const oy = horizontal ? 0 : k * half;
+      parts.push(`<g class="half" data-pips="${pips}">`);
+      for (let [col, row] of PIPS[pips]) {
+        if (horizontal) [col, row] = [row, 2 - col];
+        parts.push(`<circle class="pip" cx="${(ox + half * (0.22 + 0.28 * col)).toFixed(1)}" cy="${(oy + half * (0.22 + 0.28 * row)).toFixed(1)}" r="${(half * 0.085).toFixed(1)}" fill="#1f1f1f"/>`);
+      }
+      parts.push("</g>");
+    });
+    parts.push("</svg>");
+    return parts.join("");
+  }
+
+  function el(tag, attrs = {}, html = "") {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v != null) node.setAttribute(k, v);
+    }
+    node.innerHTML = html;
+    return node;
+  }
+
+  const units = (unit, count) => (count === 1 ? unit.slice(0, -1) : unit);
+  const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+  function remainingTiles(seat, step) {
+    const played = new Set(state.plays.slice(0, step).map(tileName));
+    return (state.doc.hands[seat] || []).map(tileName).filter((t) => !played.has(t))
+      .sort((a, b) => b.localeCompare(a));
+  }
+
+  async function hintLabels(position, seat) {
+    if (typeof T42.hintLabels !== "function") return null;
+    try {
+      return await T42.hintLabels(position, seat);
+    } catch (err) {
+      console.warn("hint hook failed", err);
+      return null;
+    }
+  }
+
+  async function render() {
+    const doc = state.doc;
+    const step = state.step;
+    const sol = state.solution || {};
+    const toMove = sol.toMove ? SEAT_OF_ENUM[sol.toMove] : null;
+    const value = sol.value ?? 0;
+    const moves = Object.fromEntries((sol.moves || []).map((m) => [m.tile, m.value ?? 0]));
+    const open = state.mode === "open";
+    const active = activeSeats();
+    const all = tricks(step);
+    const won = Object.fromEntries(SEATS.map((s) => [s, 0]));
+    all.forEach((t) => { if (t.winner) won[t.winner] += 1; });
+    let labels = null;
+    if (!open && toMove === state.viewSeat) {
+      labels = await hintLabels(toProto(doc, state.plays.slice(0, step)), state.viewSeat);
+    }
+
+    $("empty").hidden = true;
+    const c = doc.contract || {};
+    const trumpName = DECLARATION_NAME[DECLARATION[String(c.trump).toLowerCase()]] || c.trump;
+    const game = String(doc.game ?? "42").toLowerCase() === "moon" ? "Moon" : "42";
+    const who = doc.meta?.players?.[c.declarer];
+    $("contract").innerHTML =
+      `<b>${escapeHtml(c.declarer)} bids ${escapeHtml(c.bid)}, ${escapeHtml(trumpName)}</b><br>` +
+      `${game}${c.kind && c.kind !== "standard" ? ", " + escapeHtml(c.kind) : ""}` +
+      `${who ? " &middot; declarer " + escapeHtml(who) : ""}` +
+      `${doc.id != null ? "<br>hand " + escapeHtml(doc.id) : ""}` +
+      `${doc.widow != null ? `<br>widow ${escapeHtml(doc.widow)}, discard ${escapeHtml(doc.discard)}` : ""}`;
+
+    for (const seat of SEATS) {
+      const box = document.querySelector(`.seat[data-seat="${seat}"]`);
+      box.innerHTML = "";
+      if (!doc.hands?.[seat]) continue;
+      const playing = active.includes(seat);
+      box.classList.toggle("out", !playing);
+      const player = doc.meta?.players?.[seat];
+      const name = el("div", { class: "name" + (seat === toMove ? " to-move" : "") },
+        `${SEAT_WORD[seat]}${seat === c.declarer ? " (declarer)" : ""}${player ? " &middot; " + escapeHtml(player) : ""}${playing ? "" : " &middot; sits out"}`);
+      if (won[seat]) name.append(el("span", { class: "won", title: `${won[seat]} tricks` }, "<i></i>".repeat(won[seat])));
+      const hand = el("div", { class: "hand" });
+      const tiles = playing ? remainingTiles(seat, step) : (doc.hands[seat] || []).map(tileName);
+      const shown = open || seat === state.viewSeat;
+      for (const tile of tiles) {
+        if (!shown) {
+          hand.append(el("div", { class: "tile hidden" }, '<div class="back"></div>'));
+          continue;
+        }
+        const legal = seat === toMove && tile in moves;
+        const best = open && legal && moves[tile] === value;
+        const node = el("div", {
+          class: "tile" + (legal ? " legal" : "") + (best ? " best" : "") +
+            (seat === toMove && !legal ? " dim" : ""),
+          "data-tile": tile, "data-seat": seat,
+        }, dominoSvg(tile));
+        if (legal && open) node.append(el("span", { class: "badge", "data-tile": tile }, String(moves[tile])));
+        if (legal && !open && labels && labels[tile] != null) {
+          node.append(el("span", { class: "badge hint", "data-tile": tile }, escapeHtml(labels[tile])));
+        }
+        if (legal) node.addEventListener("click", () => playTile(tile));
+        hand.append(node);
+      }
+      box.append(name, hand);
+    }
+
+    // The trick on the table; at a trick's end, the trick just won (and by whom).
+    const trickBox = $("trick");
+    trickBox.innerHTML = "";
+    const current = all.length ? all[all.length - 1] : null;
+    if (current) {
+      for (const { seat, tile } of current.plays) {
+        const node = el("div", { class: `played ${seat}`, "data-tile": tile },
+          dominoSvg(tile, { horizontal: seat === "E" || seat === "W", size: 30 }));
+        const note = current.winner === seat ? `${seat} wins` : seat;
+        node.append(el("span", { class: "who" }, note));
+        trickBox.append(node);
+      }
+    }
+
+    const unit = game === "Moon" || isNello() ? "tricks" : "points";
+    const total = active.length * 7;
+    const over = step >= total && !toMove;
+    let verdict = "";
+    if (open) {
+      verdict = `<span class="value" id="value">${value}</span> ${units(unit, value)} double dummy<br>` +
+        (sol.makes ? '<span class="makes">makes</span>' : '<span class="set">is set</span>') +
+        ` (bid ${escapeHtml(c.bid)})`;
+    }
+    verdict += `<br>${over ? "hand over" : toMove ? `${SEAT_WORD[toMove]} to play` : ""}`;
+    $("verdict").innerHTML = verdict;
+
+    $("step").textContent = `play ${step} of ${state.plays.length}` +
+      (state.plays.length > state.recordLength ? " (past the record)" : "");
+    $("first").disabled = $("back").disabled = step === 0;
+    $("forward").disabled = over || !toMove;
+    $("last").disabled = step === state.plays.length;
+    document.querySelectorAll("#analysis tbody tr").forEach((row) => {
+      row.classList.toggle("current", Number(row.dataset.index) === step);
+    });
+    document.body.dataset.step = String(step);
+  }
+
+  function renderAnalysis() {
+    const panel = $("analysis-panel");
+    const a = state.analysis;
+    panel.hidden = !a;
+    if (!a) return;
+    const unit = a.unit === "VALUE_UNIT_TRICKS" ? "tricks" : "points";
+    const made = a.made === undefined ? "not decided yet" : a.made ? "made" : "set";
+    $("analysis-summary").innerHTML =
+      `Value at the opening lead: <b>${a.value ?? 0}</b> ${units(unit, a.value ?? 0)} (${a.makes ? "should make" : "should be set"}); ` +
+      `result <b>${a.result ?? 0}</b> ${units(unit, a.result ?? 0)}, ${made}.`;
+    const body = document.querySelector("#analysis tbody");
+    body.innerHTML = "";
+    for (const p of a.plays || []) {
+      const index = p.index ?? 0;
+      const row = el("tr", { class: (p.cost ? "costly" : ""), "data-index": index, "data-tile": p.tile, "data-cost": p.cost ?? 0 },
+        [index + 1, p.trick ?? 0, SEAT_OF_ENUM[p.seat] || "", p.tile, p.valueBefore ?? 0, p.valueAfter ?? 0, p.cost ?? 0,
+         (p.alternatives || []).join(" ")].map((v) => `<td>${escapeHtml(v)}</td>`).join(""));
+      row.title = "Show the position before this play";
+      row.addEventListener("click", () => go(index, { fromRecord: true }));
+      body.append(row);
+    }
+    const totals = document.querySelector("#seat-totals tbody");
+    totals.innerHTML = "";
+    for (const s of a.seats || []) {
+      const seat = SEAT_OF_ENUM[s.seat];
+      totals.append(el("tr", { "data-seat": seat }, [seat, state.doc.meta?.players?.[seat] || "", s.plays ?? 0,
+        s.costlyPlays ?? 0, s.totalCost ?? 0].map((v) => `<td>${escapeHtml(v)}</td>`).join("")));
+    }
+  }
+
+  async function loadDealTable() {
+    const panel = $("deal-panel");
+    const doc = state.doc;
+    panel.hidden = true;
+    if (String(doc.game ?? "42").toLowerCase() === "moon") return; // 42 deals only
+    const request = { hands: toProto(doc, []).hands };
+    const doubles = doc.doubles ?? doc.contract?.doubles; // places the doubles in follow-me, nello
+    if (doubles != null) request.doubles = "DOUBLES_OPTION_" + upper(doubles);
+    const mine = state.doc;
+    let table;
+    try {
+      table = (await rpc("SolveDeal", request)).table || {};
+    } catch (err) {
+      return; // the position itself already reported bad input
+    }
+    if (state.doc !== mine) return;
+    const head = document.querySelector("#deal-table thead");
+    const body = document.querySelector("#deal-table tbody");
+    head.innerHTML = "<tr><th>declaration</th>" + SEATS.map((s) => `<th>${s}</th>`).join("") + "</tr>";
+    body.innerHTML = "";
+    const best = Object.fromEntries((table.best || []).map((b) => [SEAT_OF_ENUM[b.seat], b]));
+    const isBest = (seat, declaration) => best[seat]?.declaration === declaration;
+    for (const row of table.points || []) {
+      const name = DECLARATION_NAME[row.declaration.replace("DECLARATION_", "")];
+      body.append(el("tr", { "data-declaration": name }, `<td>${name}</td>` + SEATS.map((s) =>
+        `<td class="${isBest(s, row.declaration) ? "best" : ""}">${row[HAND_FIELD[s]] ?? 0}</td>`).join("")));
+    }
+    for (const row of table.makes || []) {
+      const name = DECLARATION_NAME[row.declaration.replace("DECLARATION_", "")];
+      body.append(el("tr", { "data-declaration": name }, `<td>${name}</td>` + SEATS.map((s) => {
+        const makes = row[HAND_FIELD[s]] === true;
+        return `<td class="${isBest(s, row.declaration) ? "best" : makes ? "" : "set"}">${makes ? "makes" : "set"}</td>`;
+      }).join("")));
+    }
+    body.append(el("tr", { class: "bids" }, "<td>highest bid made</td>" + SEATS.map((s) => {
+      const bid = best[s]?.bid;
+      return `<td>${bid == null ? "&ndash;" : bid >= 42 ? `${bid / 42} mark${bid > 42 ? "s" : ""}` : bid}</td>`;
+    }).join("")));
+    panel.hidden = false;
+  }
+
+  // ---------------------------------------------------------- navigation
+
+  /** Show the position after `step` plays (asks the service for its values). */
+  async function go(step) {
+    if (!state.doc) return;
+    step = Math.max(0, Math.min(step, state.plays.length));
+    const token = ++state.request;
+    document.body.dataset.busy = "1";
+    let solution;
+    try {
+      solution = (await rpc("SolvePosition", { position: toProto(state.doc, state.plays.slice(0, step)) })).solution || {};
+    } catch (err) {
+      if (token === state.request) {
+        showError(err);
+        document.body.dataset.busy = "0";
+      }
+      return;
+    }
+    if (token !== state.request) return; // a later step won
+    state.step = step;
+    state.solution = solution;
+    await render();
+    updateHash();
+    document.body.dataset.busy = "0";
+  }
+
+  async function forward() {
+    if (!state.doc) return;
+    if (state.step < state.plays.length) return go(state.step + 1);
+    const best = state.solution?.line?.[0];
+    if (best) {
+      state.plays = state.plays.concat(best);
+      return go(state.step + 1);
+    }
+  }
+
+  function playTile(tile) {
+    const following = state.plays[state.step];
+    if (following == null || tileName(following) !== tile) {
+      state.plays = state.plays.slice(0, state.step).concat(tile);
+      state.recordLength = Math.min(state.recordLength, state.step);
+    }
+    go(state.step + 1);
+  }
+
+  /** Load a position or hand record (SPEC JSON); bad input shows the service's field and reason. */
+  async function load(doc, step = 0) {
+    clearError();
+    document.body.dataset.busy = "1";
+    let analysis = null;
+    let solution;
+    const plays = Array.isArray(doc?.plays) ? doc.plays.map(String) : [];
+    try {
+      if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
+        throw new ServiceError({ code: "invalid_argument", message: "a position is a JSON object" }, 400);
+      }
+      if (plays.length) analysis = (await rpc("AnalyzeHand", recordRequest(doc))).analysis || {};
+      step = Math.max(0, Math.min(step, plays.length));
+      solution = (await rpc("SolvePosition", { position: toProto(doc, plays.slice(0, step)) })).solution || {};
+    } catch (err) {
+      showError(err);
+      document.body.dataset.busy = "0";
+      return false;
+    }
+    state.request++;
+    Object.assign(state, { doc, plays, recordLength: plays.length, step, solution, analysis });
+    renderAnalysis();
+    await render();
+    updateHash();
+    document.body.dataset.busy = "0";
+    document.body.dataset.loaded = String(Number(document.body.dataset.loaded || 0) + 1);
+    loadDealTable();
+    return true;
+  }
+
+  // ------------------------------------------------------ errors, links
+
+  function showError(err) {
+    const box = $("error");
+    const violation = err.violations?.[0];
+    box.querySelector(".error-field").textContent = violation ? violation.field : (err.field || err.code || "error");
+    box.querySelector(".error-reason").textContent = violation ? violation.description : err.message;
+    box.hidden = false;
+    $("paste-input").classList.add("bad");
+    openPaste(true);
+  }
+
+  function clearError() {
+    $("error").hidden = true;
+    $("paste-input").classList.remove("bad");
+  }
+
+  function openPaste(show) {
+    $("paste-panel").hidden = !show;
+    $("paste-toggle").setAttribute("aria-expanded", String(show));
+  }
+
+  const toBase64Url = (text) => btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const fromBase64Url = (text) => new TextDecoder().decode(Uint8Array.from(
+    atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)));
+
+  /** The link of this page: #pos=<base64url JSON of the document>&step=<plays shown>. */
+  function updateHash() {
+    if (!state.doc) return;
+    const doc = { ...state.doc, plays: state.plays };
+    const hash = `#pos=${toBase64Url(JSON.stringify(doc))}&step=${state.step}`;
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+  }
+
+  function loadFromHash() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const pos = params.get("pos");
+    if (!pos) return false;
+    let doc;
+    try {
+      doc = JSON.parse(fromBase64Url(pos));
+    } catch (err) {
+      showError({ field: "link", message: "the link does not carry a JSON position" });
+      return true;
+    }
+    load(doc, Number(params.get("step") || 0));
+    return true;
+  }
+
+  function parsePasted(text) {
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      const line = text.split("\n").find((l) => l.trim());
+      if (line && line.trim() !== text.trim()) return JSON.parse(line); // JSON Lines: the first
+      throw err;
+    }
+  }
+
+  // ------------------------------------------------------------- wiring
+
+  async function init() {
+    const examples = await fetch("examples.json").then((r) => r.json());
+    const select = $("example");
+    examples.forEach((example, i) => select.append(el("option", { value: String(i) }, escapeHtml(example.name))));
+    select.addEventListener("change", () => {
+      if (select.value !== "") {
+        const doc = examples[Number(select.value)].doc;
+        $("paste-input").value = JSON.stringify(doc, null, 1);
+        load(structuredClone(doc));
+        select.blur(); // the arrow keys step through the plays, not the list
+      }
+    });
+    $("paste-toggle").addEventListener("click", () => openPaste($("paste-panel").hidden));
+    $("paste-load").addEventListener("click", () => {
+      let doc;
+      try {
+        doc = parsePasted($("paste-input").value);
+      } catch (err) {
+        showError({ field: "JSON", message: err.message });
+        return;
+      }
+      select.value = "";
+      load(doc);
+    });
+    $("copy-link").addEventListener("click", () => navigator.clipboard?.writeText(location.href).catch(() => {}));
+    $("first").addEventListener("click", () => go(0));
+    $("back").addEventListener("click", () => go(state.step - 1));
+    $("forward").addEventListener("click", forward);
+    $("last").addEventListener("click", () => go(state.plays.length));
+    document.querySelectorAll('input[name="mode"]').forEach((radio) => radio.addEventListener("change", () => {
+      state.mode = document.querySelector('input[name="mode"]:checked').value;
+      if (state.doc) render();
+    }));
+    $("view-seat").addEventListener("change", () => {
+      state.viewSeat = $("view-seat").value;
+      if (state.doc) render();
+    });
+    document.addEventListener("keydown", (event) => {
+      if (["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName) || !state.doc) return;
+      const keys = { ArrowRight: forward, ArrowLeft: () => go(state.step - 1), Home: () => go(0), End: () => go(state.plays.length) };
+      if (keys[event.key]) {
+        event.preventDefault();
+        keys[event.key]();
+      }
+    });
+    window.addEventListener("hashchange", () => {
+      const params = new URLSearchParams(location.hash.slice(1));
+      const doc = state.doc ? toBase64Url(JSON.stringify({ ...state.doc, plays: state.plays })) : null;
+      if (params.get("pos") !== doc) loadFromHash();
+    });
+    loadFromHash();
+    document.body.dataset.ready = "1";
+  }
+
+  init();
+})();

@@ -1,0 +1,266 @@
+"""The HTTP/JSON (Connect) face of HintService against a real `t42 serve --http-port 0`.
+
+Every RPC is sent twice to the same server process, once over gRPC and once
+as Connect JSON over HTTP, and the answers must be the same message; bad
+input must carry the same field violation and reason code in the Connect
+error model. About 3 s (one server process, small searches).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from google.protobuf import json_format
+from google.protobuf.message_factory import GetMessageClass
+from google.rpc import error_details_pb2
+
+from grpc_helpers import bad_request, scrape, wait_for
+from server.convert import deal_from_json, hand_record_from_json, position_from_json
+from server.launcher import ServerProcess
+from texas42.v1 import hint_service_connect
+from texas42.v1 import hint_service_pb2 as hs
+from texas42.v1 import hint_service_pb2_grpc as hs_grpc
+
+ROOT = Path(__file__).resolve().parent.parent
+DEAL = json.loads((ROOT / "examples" / "deal.json").read_text())
+MOON = json.loads((ROOT / "examples" / "moon.json").read_text())
+RECORDS = [json.loads(line) for line in (ROOT / "examples" / "hands.jsonl").read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def web_server():
+    with ServerProcess("--workers", "2", "--http-port", "0", "--metrics-port", "0") as proc:
+        assert proc.http_port
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def grpc_stub(web_server):
+    with grpc.insecure_channel(web_server.address) as channel:
+        yield hs_grpc.HintServiceStub(channel)
+
+
+def post(server: ServerProcess, method: str, body: bytes,
+         content_type: str = "application/json") -> tuple[int, bytes, str]:
+    """POST to /texas42.v1.HintService/<method>; (HTTP status, body, content type)."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.http_port}/texas42.v1.HintService/{method}", data=body,
+        headers={"Content-Type": content_type}, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read(), response.headers["Content-Type"]
+    except urllib.error.HTTPError as err:
+        return err.code, err.read(), err.headers["Content-Type"]
+
+
+def connect_json(server: ServerProcess, method: str, request: Any) -> tuple[int, dict]:
+    """A request message sent as Connect JSON; (HTTP status, decoded JSON answer)."""
+    status, body, _ = post(server, method, json_format.MessageToJson(request).encode())
+    return status, json.loads(body)
+
+
+def _requests() -> list[tuple[str, Any]]:
+    deal = position_from_json(DEAL)
+    played = position_from_json({**DEAL, "plays": ["1-1", "2-2", "3-2"]})
+    return [
+        ("SolvePosition", hs.SolvePositionRequest(position=deal)),
+        ("SolvePosition", hs.SolvePositionRequest(position=played, best_only=True)),
+        ("SolvePosition", hs.SolvePositionRequest(position=position_from_json(MOON))),
+        ("MakeOrSet", hs.MakeOrSetRequest(position=deal, bid=84)),
+        ("MakeOrSet", hs.MakeOrSetRequest(position=deal, exact=True)),
+        ("SolvePositions", hs.SolvePositionsRequest(positions=[
+            played, position_from_json({**DEAL, "plays": ["6-6"]})])),
+        ("AnalyzeHand", hand_record_from_json(RECORDS[0])),
+        ("AnalyzeHand", hand_record_from_json(RECORDS[5])),  # stopped early
+        ("SolveDeal", deal_from_json({**DEAL, "doubles": "high"})),
+    ]
+
+
+@pytest.mark.parametrize("method,request_message", _requests(),
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_every_rpc_answers_over_connect_json_as_over_grpc(web_server, grpc_stub, method,
+                                                         request_message):
+    expected = getattr(grpc_stub, method)(request_message, timeout=60)
+    status, answer = connect_json(web_server, method, request_message)
+    assert status == 200
+    assert answer == json_format.MessageToDict(expected)
+    assert answer  # a real answer, not an empty message
+
+
+def test_binary_protobuf_through_the_generated_connect_client(web_server, grpc_stub):
+    request = hs.SolvePositionRequest(position=position_from_json(DEAL))
+    client = hint_service_connect.HintServiceClientSync(f"http://127.0.0.1:{web_server.http_port}")
+    try:
+        answer = client.solve_position(request)
+    finally:
+        client.close()
+    assert answer == grpc_stub.SolvePosition(request, timeout=60)
+    assert answer.solution.value == 31
+
+
+def _bad_requests() -> list[tuple[str, Any]]:
+    twice = position_from_json(DEAL)
+    twice.hands.north[3] = "6-6"  # E holds 6-6 too
+    illegal = position_from_json({**DEAL, "plays": ["1-1", "6-6"]})
+    record = hand_record_from_json(RECORDS[0])
+    record.meta.auction.add(seat=9, bid=30)  # a seat number outside the API
+    deal = deal_from_json(DEAL)
+    deal.hands.east[0] = "9-9"
+    return [
+        ("SolvePosition", hs.SolvePositionRequest(position=twice)),
+        ("MakeOrSet", hs.MakeOrSetRequest(position=illegal)),
+        ("MakeOrSet", hs.MakeOrSetRequest(position=position_from_json(DEAL), bid=29)),
+        ("AnalyzeHand", hand_record_from_json({**RECORDS[0], "plays": ["0-0", "6-6"]})),
+        ("AnalyzeHand", record),
+        ("SolveDeal", deal),
+        ("SolvePositions", hs.SolvePositionsRequest(
+            positions=[position_from_json(DEAL)] * 1001)),
+    ]
+
+
+def _connect_violations(error: dict) -> tuple[list[tuple[str, str]], str]:
+    """(field violations, ErrorInfo reason) from a Connect error's binary details."""
+    violations, reason = [], ""
+    for detail in error["details"]:
+        value = base64.b64decode(detail["value"] + "=" * (-len(detail["value"]) % 4))
+        if detail["type"] == "google.rpc.BadRequest":
+            parsed = error_details_pb2.BadRequest.FromString(value)
+            violations += [(v.field, v.description) for v in parsed.field_violations]
+            assert detail["debug"]["fieldViolations"][0]["field"] == violations[0][0]
+        elif detail["type"] == "google.rpc.ErrorInfo":
+            reason = error_details_pb2.ErrorInfo.FromString(value).reason
+    return violations, reason
+
+
+@pytest.mark.parametrize("method,request_message", _bad_requests(),
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_bad_input_gives_the_same_field_violation_in_the_connect_error(
+        web_server, grpc_stub, method, request_message):
+    with pytest.raises(grpc.RpcError) as err:
+        getattr(grpc_stub, method)(request_message, timeout=60)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    expected = bad_request(err.value)
+
+    status, error = connect_json(web_server, method, request_message)
+    assert status == 400
+    assert error["code"] == "invalid_argument"
+    assert error["message"] == err.value.details()
+    assert _connect_violations(error) == expected
+    assert expected[0] and expected[1]
+
+
+def test_malformed_json_is_a_connect_invalid_argument(web_server):
+    status, body, content_type = post(web_server, "SolvePosition", b'{"position": {"hands": 7}}')
+    assert status == 400
+    assert content_type == "application/json"
+    assert json.loads(body)["code"] == "invalid_argument"
+
+
+def test_unknown_method_and_page_files(web_server):
+    status, _, _ = post(web_server, "NoSuchMethod", b"{}")
+    assert status == 404
+    base = f"http://127.0.0.1:{web_server.http_port}"
+    with urllib.request.urlopen(base + "/", timeout=10) as page:
+        assert page.headers["Content-Type"].startswith("text/html")
+        assert b"<html" in page.read()
+    with urllib.request.urlopen(base + "/healthz", timeout=10) as health:
+        assert json.loads(health.read()) == {"status": "SERVING"}
+    for path in ("/../setup.py", "/nope.js", "/__init__.py"):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(base + path, timeout=10)
+        assert err.value.code == 404
+
+
+def test_connect_calls_are_logged_and_counted_like_grpc_calls(web_server):
+    request = hs.SolvePositionRequest(position=position_from_json(DEAL), best_only=True)
+    assert connect_json(web_server, "SolvePosition", request)[0] == 200
+    method = "/texas42.v1.HintService/SolvePosition"
+    wait_for(lambda: [e for e in web_server.log("rpc")
+                      if e.get("transport") == "connect" and e["method"] == method
+                      and e["code"] == "OK"])
+    bad = hs.SolvePositionRequest(position=position_from_json({**DEAL, "plays": ["6-6"]}))
+    assert connect_json(web_server, "SolvePosition", bad)[0] == 400
+    samples = wait_for(lambda: (s := scrape(web_server.metrics_port)).get(
+        f't42_rpc_calls_total{{code="INVALID_ARGUMENT",method="{method}"}}') and s)
+    assert samples[f't42_rpc_calls_total{{code="OK",method="{method}"}}'] >= 1
+
+
+def test_sigterm_stops_both_listeners():
+    with ServerProcess("--workers", "1", "--http-port", "0", "--grace", "5") as proc:
+        base = f"http://127.0.0.1:{proc.http_port}"
+        with urllib.request.urlopen(base + "/healthz", timeout=10) as health:
+            assert health.status == 200
+        assert proc.stop() == 0
+        assert proc.log("stopped")
+        with pytest.raises(OSError):
+            urllib.request.urlopen(base + "/healthz", timeout=5)
+
+
+def test_http_port_in_use_is_one_error_line(web_server):
+    import subprocess
+
+    from server.launcher import t42_command
+    run = subprocess.run(t42_command() + ["serve", "--port", "0", "--http-port",
+                                          str(web_server.http_port)],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert run.stderr.startswith("t42: error: cannot listen on")
+    assert "Traceback" not in run.stderr
+
+
+def test_connect_timeout_header_is_the_call_deadline(web_server):
+    """A 1 ms deadline on a full-deal search (about 250,000 nodes): deadline_exceeded."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{web_server.http_port}/texas42.v1.HintService/SolvePosition",
+        data=json_format.MessageToJson(
+            hs.SolvePositionRequest(position=position_from_json(DEAL))).encode(),
+        headers={"Content-Type": "application/json", "Connect-Timeout-Ms": "1"}, method="POST")
+    with pytest.raises(urllib.error.HTTPError) as err:
+        urllib.request.urlopen(request, timeout=60)
+    assert err.value.code == 504
+    assert json.loads(err.value.read())["code"] == "deadline_exceeded"
+    wait_for(lambda: [e for e in web_server.log("rpc") if e["code"] == "DEADLINE_EXCEEDED"])
+
+
+def test_sigterm_lets_an_http_call_in_flight_finish():
+    import threading
+
+    from grpc_helpers import full_deals
+    with ServerProcess("--workers", "1", "--http-port", "0", "--grace", "60",
+                       "--metrics-port", "0") as proc:
+        request = hs.SolvePositionsRequest(positions=full_deals(20, seed=6))
+        answer: dict = {}
+        call = threading.Thread(target=lambda: answer.update(
+            zip(("status", "body"), connect_json(proc, "SolvePositions", request))))
+        call.start()
+        wait_for(lambda: scrape(proc.metrics_port).get(
+            't42_solver_jobs_total{outcome="ok"}', 0) >= 1)  # the call is running
+        proc.terminate()
+        call.join(60)
+        assert answer["status"] == 200
+        assert len(answer["body"]["results"]) == 20
+        assert all("solution" in r for r in answer["body"]["results"])
+        assert proc.wait(60) == 0
+    assert [e["event"] for e in proc.log() if e["event"] != "rpc"] == [
+        "listening", "draining", "stopped"]
+
+
+def test_every_rpc_of_the_service_is_served_over_connect(web_server, grpc_stub):
+    """Each RPC in the .proto (new ones too) answers an empty request as gRPC does."""
+    service = hs.DESCRIPTOR.services_by_name["HintService"]
+    for method in service.methods:
+        status, body, _ = post(web_server, method.name, b"{}")
+        try:
+            getattr(grpc_stub, method.name)(GetMessageClass(method.input_type)(), timeout=60)
+            expected = 200
+        except grpc.RpcError as err:
+            assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+            expected = 400
+        assert status == expected, (method.name, body)

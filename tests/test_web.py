@@ -1,0 +1,289 @@
+"""The web page in a real headless Chromium (Playwright driving Debian's `chromium`).
+
+The page is served by a real `t42 serve --http-port 0` and talks to it only over
+Connect JSON. The figures it shows are checked against the Python API for the
+same positions. Screenshots of each state go to ``test-artifacts/web/`` (or
+``$T42_ARTIFACTS``); the path is printed. Skipped, with the reason, when
+Playwright or Chromium is missing. About 15 s (a browser start and a few dozen
+small solves).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from server import convert
+from server.launcher import ServerProcess
+from solver import Position, PositionError, solve
+from solver.analysis import analyze_hand
+
+ROOT = Path(__file__).resolve().parent.parent
+DEAL = json.loads((ROOT / "examples" / "deal.json").read_text())
+RECORDS = [json.loads(line) for line in (ROOT / "examples" / "hands.jsonl").read_text().splitlines()]
+EXAMPLES = json.loads((ROOT / "solver" / "web" / "examples.json").read_text())
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                  "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"]
+
+
+def test_page_examples_are_the_repository_examples():
+    """The page's examples (package data) are copies of examples/: keep them in step."""
+    docs = [e["doc"] for e in EXAMPLES]
+    assert docs == [DEAL, json.loads((ROOT / "examples" / "moon.json").read_text()), *RECORDS]
+
+
+def _chromium() -> str:
+    path = os.environ.get("T42_CHROMIUM") or shutil.which("chromium") or \
+        shutil.which("chromium-browser")
+    if not path:
+        pytest.skip("no chromium on this machine (apt-get install chromium; .ci/run does)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def artifacts() -> Path:
+    directory = Path(os.environ.get("T42_ARTIFACTS", ROOT / "test-artifacts")) / "web"
+    directory.mkdir(parents=True, exist_ok=True)
+    print(f"\nweb page screenshots: {directory}")
+    return directory
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="playwright is not installed (pip install -e '.[test]')")
+    executable = _chromium()
+    with sync_api.sync_playwright() as playwright:
+        # Playwright starts it with a fresh temporary profile (--user-data-dir) of its own.
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def web_server():
+    with ServerProcess("--workers", "2", "--http-port", "0") as proc:
+        yield proc
+
+
+@pytest.fixture
+def page(browser, web_server):
+    context = browser.new_context(viewport={"width": 1500, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.base = f"http://127.0.0.1:{web_server.http_port}/"
+    yield page
+    context.close()
+    assert not errors, errors  # nothing on the page broke
+
+
+def open_page(page, fragment: str = "") -> None:
+    page.goto(page.base + fragment)
+    page.wait_for_selector("body[data-ready='1']")
+
+
+def loads(page, count: int) -> None:
+    page.wait_for_selector(f"body[data-loaded='{count}'][data-busy='0']")
+
+
+def at_step(page, step: int) -> None:
+    page.wait_for_selector(f"body[data-step='{step}'][data-busy='0']")
+
+
+def pick_example(page, name_start: str, count: int) -> None:
+    index = next(i for i, e in enumerate(EXAMPLES) if e["name"].startswith(name_start))
+    page.select_option("#example", str(index))
+    loads(page, count)
+
+
+def shown_values(page) -> dict[str, int]:
+    return {b.get_attribute("data-tile"): int(b.inner_text())
+            for b in page.query_selector_all(".tile .badge")}
+
+
+def check_values(page, doc: dict, plays: list[str]) -> None:
+    """The tiles' values, the best tiles and the value are the solver's for this position."""
+    result = solve(Position({**doc, "plays": plays}))
+    assert shown_values(page) == result.moves
+    best = {t.get_attribute("data-tile") for t in page.query_selector_all(".tile.best")}
+    assert best == set(result.best_moves)
+    assert int(page.inner_text("#value")) == result.value
+    assert ("makes" if result.makes else "is set") in page.inner_text("#verdict")
+    mover = page.query_selector(".seat .name.to-move")
+    assert mover is not None and result.to_move in "NESW"
+    trick_size = 4
+    current = plays[len(plays) - (len(plays) % trick_size or (trick_size if plays else 0)):]
+    assert [t.get_attribute("data-tile") for t in page.query_selector_all(".trick .played")] \
+        == current
+
+
+def test_load_an_example_and_step_forward_and_back(page, artifacts):
+    record = RECORDS[0]
+    open_page(page)
+    pick_example(page, "Hand club-1", 1)
+    at_step(page, 0)
+    assert page.inner_text("#step").startswith("play 0 of 28")
+    check_values(page, record, [])
+    page.screenshot(path=str(artifacts / "1-loaded.png"), full_page=True)
+
+    for step in range(1, 6):
+        page.keyboard.press("ArrowRight")
+        at_step(page, step)
+    check_values(page, record, record["plays"][:5])
+    page.screenshot(path=str(artifacts / "2-forward-5.png"), full_page=True)
+
+    page.keyboard.press("ArrowLeft")
+    at_step(page, 4)
+    page.click("#back")
+    at_step(page, 3)
+    check_values(page, record, record["plays"][:3])
+    page.screenshot(path=str(artifacts / "3-back-to-3.png"), full_page=True)
+
+    page.click("#last")
+    at_step(page, 28)
+    assert shown_values(page) == {}
+    assert "hand over" in page.inner_text("#verdict")
+    assert int(page.inner_text("#value")) == analyze_hand(record).result
+    page.click("#first")
+    at_step(page, 0)
+
+
+def test_clicking_a_legal_tile_plays_it_and_forward_past_the_record_plays_the_best(page):
+    open_page(page)
+    pick_example(page, "Deal: W", 1)
+    line = solve(Position(DEAL)).line
+    page.click(".tile.legal[data-tile='4-0']")  # not the best lead
+    at_step(page, 1)
+    check_values(page, DEAL, ["4-0"])
+    best = solve(Position({**DEAL, "plays": ["4-0"]})).line[0]
+    page.click("#forward")
+    at_step(page, 2)
+    assert "(past the record)" in page.inner_text("#step")
+    check_values(page, DEAL, ["4-0", best])
+    assert line[0] != "4-0"
+
+
+def test_the_analysis_marks_the_costly_plays_of_every_example_hand(page, artifacts):
+    open_page(page)
+    for count, record in enumerate(RECORDS, start=1):
+        pick_example(page, f"Hand {record['id']}:", count)
+        hand = analyze_hand(record)
+        rows = page.query_selector_all("#analysis tbody tr")
+        assert len(rows) == len(hand.plays)
+        costly = [(int(r.get_attribute("data-index")), r.get_attribute("data-tile"),
+                   int(r.get_attribute("data-cost")), r.query_selector("td:last-child").inner_text())
+                  for r in page.query_selector_all("#analysis tbody tr.costly")]
+        assert costly == [(p.index, p.tile, p.cost, " ".join(p.alternatives))
+                          for p in hand.costly_plays]
+        totals = {r.get_attribute("data-seat"): [int(td.inner_text()) for td in
+                                                 r.query_selector_all("td")[2:]]
+                  for r in page.query_selector_all("#seat-totals tbody tr")}
+        assert totals == {seat: [s.plays, s.costly_plays, s.total_cost]
+                          for seat, s in hand.seats.items() if s.plays}
+        summary = page.inner_text("#analysis-summary")
+        assert f"opening lead: {hand.value} " in summary and f"result {hand.result} " in summary
+        if record["id"] == "club-1":
+            page.wait_for_selector("#deal-panel:not([hidden])")
+            page.screenshot(path=str(artifacts / "4-analysis-club-1.png"), full_page=True)
+    # A costly play's row shows the position before it, where the better tiles are best.
+    pick_example(page, "Hand club-1", len(RECORDS) + 1)
+    page.click("#analysis tbody tr[data-index='3']")
+    at_step(page, 3)
+    assert {t.get_attribute("data-tile") for t in page.query_selector_all(".tile.best")} \
+        == {"3-0"}
+    page.screenshot(path=str(artifacts / "5-before-costly-play.png"), full_page=True)
+
+
+def test_deal_table_matches_the_api(page):
+    from solver.table import solve_deal
+    open_page(page)
+    pick_example(page, "Deal: W", 1)
+    page.wait_for_selector("#deal-panel:not([hidden])")
+    table = solve_deal(DEAL)
+    for trump, points in table.points.items():
+        cells = page.query_selector_all(f"#deal-table tr[data-declaration='{trump}'] td")
+        assert [int(c.inner_text()) for c in cells[1:]] == [points[s] for s in "NESW"]
+    cells = page.query_selector_all("#deal-table tr[data-declaration='sevens'] td")
+    assert [c.inner_text() == "makes" for c in cells[1:]] == \
+        [table.makes["sevens"][s] for s in "NESW"]
+
+
+def _expected_error(doc: dict) -> tuple[str, str]:
+    try:
+        Position(doc)
+    except PositionError as exc:
+        return convert.proto_field_path(exc.field), convert.proto_reason(exc.reason)
+    raise AssertionError("the document was expected to be bad")
+
+
+@pytest.mark.parametrize("broken", ["duplicate-tile", "illegal-play"])
+def test_a_broken_pasted_position_shows_the_service_field_and_reason(page, artifacts, broken):
+    open_page(page)
+    pick_example(page, "Deal: W", 1)
+    doc = json.loads(json.dumps(DEAL))
+    if broken == "duplicate-tile":
+        doc["hands"]["N"][3] = "6-6"  # E holds 6-6 too
+        field, reason = _expected_error(doc)
+    else:
+        doc["plays"] = ["1-1", "6-6"]  # N does not hold 6-6
+        field, reason = _expected_error(doc)
+        field = convert.record_field_path(field.removeprefix("position."))
+    page.click("#paste-toggle")
+    page.fill("#paste-input", json.dumps(doc))
+    page.click("#paste-load")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error .error-field") == field
+    assert page.inner_text("#error .error-reason") == reason
+    page.screenshot(path=str(artifacts / f"6-error-{broken}.png"), full_page=True)
+    # The hand on the table is still the one loaded before, and still works.
+    page.keyboard.press("End")  # focus is on the button, not in the text box
+    page.click("#forward")
+    at_step(page, 1)
+    assert page.query_selector_all(".tile .badge")
+
+
+def test_malformed_json_is_reported_at_the_input_box(page):
+    open_page(page)
+    page.click("#paste-toggle")
+    page.fill("#paste-input", '{"hands": ')
+    page.click("#paste-load")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error .error-field") == "JSON"
+
+
+def test_a_link_carries_the_position_and_seat_view_shows_one_hand(page, artifacts):
+    doc = {**RECORDS[1]}
+    fragment = "#pos=" + base64.urlsafe_b64encode(json.dumps(doc).encode()).decode().rstrip("=") \
+        + "&step=6"
+    open_page(page, fragment)
+    loads(page, 1)
+    at_step(page, 6)
+    check_values(page, doc, doc["plays"][:6])
+    page.check("input[name='mode'][value='seat']")
+    page.select_option("#view-seat", "S")
+    page.wait_for_function("document.querySelectorAll('.seat .tile:not(.hidden)').length > 0 && "
+                           "!document.querySelector('.tile .badge')")
+    visible = {t.get_attribute("data-seat") for t in page.query_selector_all(".seat .tile[data-seat]")}
+    assert visible == {"S"}
+    north_left = 7 - sum(1 for t in doc["plays"][:6] if t in doc["hands"]["N"])
+    assert len(page.query_selector_all(".seat[data-seat='N'] .back")) == north_left
+    assert page.query_selector("#value") is None  # no double-dummy figures in a seat view
+    page.screenshot(path=str(artifacts / "7-seat-view.png"), full_page=True)
+
+    # The hint hook: labels under the legal tiles of the seat in view when it is to move.
+    position = Position({**doc, "plays": doc["plays"][:6]})
+    page.evaluate("() => { T42.hintLabels = async (position, seat) => Object.fromEntries("
+                  "position.hands[{N: 'north', E: 'east', S: 'south', W: 'west'}[seat]]"
+                  ".map((tile) => [tile, seat + ' ' + tile])); }")
+    page.select_option("#view-seat", position.to_move)
+    page.wait_for_selector(".badge.hint")
+    hints = {b.get_attribute("data-tile"): b.inner_text()
+             for b in page.query_selector_all(".badge.hint")}
+    assert hints == {t: f"{position.to_move} {t}" for t in solve(position).moves}
