@@ -149,6 +149,13 @@ def test_an_option_the_job_does_not_take_is_refused(tmp_path):
     assert done.stderr.strip() == "t42: error: --bid is not an option of analyze"
 
 
+def test_a_missing_input_is_one_error_line(tmp_path):
+    done = t42("batch", "solve", str(tmp_path / "nothing.jsonl"), "-o", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"t42: error: cannot read {tmp_path / 'nothing.jsonl'}: no such file"
+    assert not (tmp_path / "out").exists()
+
+
 # -------------------------------------------------------- a worker killed
 
 def test_a_killed_worker_loses_no_record_and_doubles_none(scheduler, tmp_path):

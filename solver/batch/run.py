@@ -84,6 +84,8 @@ def run_batch(job_name: str, source: str, outdir: str, *, options: dict | None =
     job = JOBS[job_name]
     options = dict(options or {})
     chunk_size = chunk_size or job.chunk_size
+    if source != "-" and not os.path.isfile(source):
+        raise BatchError(f"cannot read {source}: no such file")
     store = OutputDir(outdir)
     done = store.open({"job": job_name, "options": options, "chunk_size": chunk_size})
     start = time.monotonic()
