@@ -90,8 +90,10 @@ def test_nodes_of_the_deals(deals_file):
 def test_overhead_on_one_core(benchmark, deals_file, tmp_path):
     """batch (one worker) against `t42 solve --json`, both on the same single core.
 
-    Judged on CPU time (the run and every process it started), which other
-    work on a shared machine does not inflate; the wall clock is printed too.
+    The target is on the wall clock: both runs share that core with whatever
+    else runs there. The CPU time of the whole process tree is printed too;
+    Dask's housekeeping (about 8 ms a second in all, idle) makes it grow with
+    the wall clock, so a loaded machine inflates it.
     """
     core = {min(os.sched_getaffinity(0))}
     with open(tmp_path / "sequential.jsonl", "w") as out:
@@ -108,9 +110,9 @@ def test_overhead_on_one_core(benchmark, deals_file, tmp_path):
     wall = batched.seconds / sequential.seconds - 1
     benchmark.extra_info.update(sequential_cpu_s=sequential.cpu, batch_cpu_s=batched.cpu,
                                 overhead=overhead, wall_overhead=wall)
-    print(f"  overhead on one core: {100 * overhead:+.1f}% CPU (target <= 5%), "
-          f"{100 * wall:+.1f}% wall")
-    assert overhead <= 0.05
+    print(f"  overhead on one core: {100 * wall:+.1f}% wall (target <= 5%), "
+          f"{100 * overhead:+.1f}% CPU")
+    assert wall <= 0.05
 
 
 def test_speedup_with_two_workers(benchmark, deals_file, tmp_path):

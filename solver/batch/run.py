@@ -12,8 +12,10 @@ is refused before anything is mixed.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
 import os
+import signal
 import sys
 import time
 import uuid
@@ -246,9 +248,18 @@ def _client(scheduler: str | None, workers: int | None):
                 yield client
             return
         n = workers or len(os.sched_getaffinity(0))
-        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                          host="127.0.0.1", dashboard_address=None,
-                          silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        # Ctrl-C on a terminal reaches the whole process group: the workers
+        # spawned now ignore it and the client stops them in order.
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                   silence_logs=logging.ERROR)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        with cluster, Client(cluster) as client:
+            if importlib.util.find_spec("bokeh"):
+                print(f"t42 batch: dashboard at {cluster.dashboard_link}", file=sys.stderr)
             yield client
 
 
