@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CASES = Path(__file__).parent / "cases"
 EXAMPLES = ROOT / "examples"
-BAD_LINES = ["this is not JSON", '{"hands": {}}']
+BAD_LINES = ["this is not JSON", '{"hands": {}}', "42", '"a string"']
 
 
 def t42(*args: str, stdin: str | None = None, env: dict | None = None,
@@ -120,7 +120,7 @@ def job_inputs(tmp: Path) -> dict[str, tuple[Path, tuple[str, ...]]]:
         "make-or-set": (write_lines(tmp / "mos.jsonl", deal_positions + BAD_LINES), ("--bid", "31")),
         "analyze": (write_lines(tmp / "hands.jsonl", hands[:4] + BAD_LINES + hands[4:]), ()),
         "table": (write_lines(tmp / "deals.jsonl", deals[:2] + BAD_LINES + deals[2:]), ()),
-        "discard": (write_lines(tmp / "moon.jsonl", [json.dumps(moon_deal)] + BAD_LINES[1:]),
+        "discard": (write_lines(tmp / "moon.jsonl", [json.dumps(moon_deal)] + BAD_LINES),
                     ("--trump", "fours")),
     }
 
@@ -280,7 +280,7 @@ def test_report_figures_are_the_sums_of_the_analysis_lines(scheduler, tmp_path):
     path, _ = job_inputs(tmp_path)["analyze"]
     out = tmp_path / "out"
     assert t42("batch", "analyze", str(path), "-o", str(out), "--scheduler", scheduler,
-               "--chunk-size", "4").returncode == 2            # two bad records
+               "--chunk-size", "4").returncode == 2            # the bad records
     analyses = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     hands = [a for a in analyses if "error" not in a]
 
@@ -297,7 +297,7 @@ def test_report_figures_are_the_sums_of_the_analysis_lines(scheduler, tmp_path):
     done = t42("report", str(out), "--html", str(html))
     assert done.returncode == 0, done.stderr
     text = done.stdout
-    assert text.startswith(f"{len(hands)} hands, 2 bad records left out")
+    assert text.startswith(f"{len(hands)} hands, {len(BAD_LINES)} bad records left out")
     players = text.split("Players")[1].split("\n\n")[0].splitlines()[2:]
     got = {}
     for row in players:

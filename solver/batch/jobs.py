@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from ..cli import analyze_cmd, discard_cmd, solve_cmd, table_cmd
-from ..cli.common import error_json, invalid_json
+from ..cli.common import error_json, parse_line
 from ..errors import PositionError
 
 
@@ -44,12 +44,11 @@ JOBS: dict[str, Job] = {
 
 def output_line(job: Job, line: str, options: Mapping[str, Any]) -> str:
     """One input line -> its output line, exactly as the command prints it with --json."""
+    record = parse_line(0, line)
     try:
-        try:
-            data = json.loads(line)
-        except ValueError as exc:
-            raise invalid_json(exc) from None
-        answer, _text = job.record(data, **options)
+        if record.error is not None:
+            raise record.error
+        answer, _text = job.record(record.data, **options)
     except PositionError as exc:
         answer = error_json(exc)
     return json.dumps(answer)
