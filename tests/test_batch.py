@@ -125,21 +125,38 @@ def job_inputs(tmp: Path) -> dict[str, tuple[Path, tuple[str, ...]]]:
     }
 
 
+@pytest.fixture(scope="module")
+def batch_runs(scheduler, tmp_path_factory):
+    """job -> (sequential command, batch command, OUTDIR); each run once for the module."""
+    tmp = tmp_path_factory.mktemp("jobs")
+    inputs = job_inputs(tmp)
+    runs = {}
+
+    def run(job: str):
+        if job not in runs:
+            path, options = inputs[job]
+            out = tmp / f"out-{job}"
+            runs[job] = (sequential(job, path, *options),
+                         t42("batch", job, str(path), "-o", str(out), "--scheduler", scheduler,
+                             "--chunk-size", "3", *options), out)
+        return runs[job]
+
+    return run
+
+
 @pytest.mark.parametrize("job", ["solve", "make-or-set", "analyze", "table", "discard"])
-def test_batch_output_equals_the_sequential_command(job, scheduler, tmp_path):
-    path, options = job_inputs(tmp_path)[job]
-    expected = sequential(job, path, *options)
+def test_batch_output_equals_the_sequential_command(job, batch_runs):
+    expected, done, out = batch_runs(job)
     assert expected.returncode == 2          # the bad records
-    done = t42("batch", job, str(path), "-o", str(tmp_path / "out"), "--scheduler", scheduler,
-               "--chunk-size", "3", *options)
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
-    results = (tmp_path / "out" / "results.jsonl").read_text()
+    results = (out / "results.jsonl").read_text()
     assert results.splitlines() == expected.stdout.splitlines()
     records = len(expected.stdout.splitlines())
     errors = expected.stdout.count('{"error": ')
+    assert errors >= len(BAD_LINES)
     assert f"{job}: {records} records, {errors} errors" in done.stderr
-    assert len(part_indices(tmp_path / "out")) == -(-records // 3)
+    assert len(part_indices(out)) == -(-records // 3)
 
 
 def test_an_option_the_job_does_not_take_is_refused(tmp_path):
@@ -276,11 +293,8 @@ def test_a_changed_input_is_refused(scheduler, tmp_path):
 
 # ------------------------------------------------------------------ report
 
-def test_report_figures_are_the_sums_of_the_analysis_lines(scheduler, tmp_path):
-    path, _ = job_inputs(tmp_path)["analyze"]
-    out = tmp_path / "out"
-    assert t42("batch", "analyze", str(path), "-o", str(out), "--scheduler", scheduler,
-               "--chunk-size", "4").returncode == 2            # the bad records
+def test_report_figures_are_the_sums_of_the_analysis_lines(batch_runs, tmp_path):
+    _, _, out = batch_runs("analyze")
     analyses = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     hands = [a for a in analyses if "error" not in a]
 
@@ -327,11 +341,8 @@ def test_report_figures_are_the_sums_of_the_analysis_lines(scheduler, tmp_path):
     assert "<script" not in page and "<link" not in page and "<img" not in page
 
 
-def test_report_refuses_another_job(scheduler, tmp_path):
-    path = write_lines(tmp_path / "in.jsonl", positions(2))
-    out = tmp_path / "out"
-    assert t42("batch", "solve", str(path), "-o", str(out), "--scheduler",
-               scheduler).returncode == 0
+def test_report_refuses_another_job(batch_runs):
+    _, _, out = batch_runs("solve")
     done = t42("report", str(out))
     assert done.returncode == 2
     assert done.stderr.strip() == f"t42: error: {out} holds a batch run of solve, not analyze"
