@@ -73,11 +73,13 @@ def format_analysis(analysis: HandAnalysis) -> str:
     return "\n".join(lines)
 
 
+def analyze_record(data) -> tuple[dict, str]:
+    """One hand record: (JSON answer, text), for `t42 analyze` and `t42 batch analyze`."""
+    analysis = analyze_hand(data)
+    return analysis.to_json(), format_analysis(analysis)
+
+
 @guarded
 def run_analyze(args: argparse.Namespace) -> int:
-    def handle(data):
-        analysis = analyze_hand(data)
-        return analysis.to_json(), format_analysis(analysis)
-
-    return run_records(read_records(args.file), args.json, handle,
+    return run_records(read_records(args.file), args.json, analyze_record,
                        progress="analysing" if args.progress else None)

@@ -100,6 +100,19 @@ def _record(line: int | None, data: Any) -> Record:
                                             "object", "INVALID_TYPE"))
 
 
+def parse_line(number: int, line: str | bytes) -> Record:
+    """One line of JSON Lines input (`t42 batch` reads its input with this too)."""
+    try:
+        return _record(number, parse_json(line, "position"))
+    except PositionError as exc:
+        return Record(number, error=exc)
+
+
+def error_json(exc: PositionError) -> dict:
+    """What a bad record yields in JSON output, in its place."""
+    return {"error": {"field": exc.field, "reason": exc.reason, "code": exc.code}}
+
+
 def error_line(record: Record, error: PositionError) -> str:
     where = f"line {record.line}: " if record.line is not None else ""
     return f"t42: error: {where}{error.field}: {error.reason}"
@@ -121,7 +134,7 @@ def run_records(records: list[Record], as_json: bool,
         except PositionError as exc:
             status = EXIT_BAD_INPUT
             if as_json:
-                emit_json({"error": {"field": exc.field, "reason": exc.reason, "code": exc.code}})
+                emit_json(error_json(exc))
             print(error_line(record, exc), file=sys.stderr)
             continue
         if as_json:

@@ -57,10 +57,13 @@ def format_table(table: DiscardTable) -> str:
     return "\n".join(lines)
 
 
+def discard_record(data, *, trump: str | None = None) -> tuple[dict, str]:
+    """One Moon deal: (JSON answer, text), for `t42 discard` and `t42 batch discard`."""
+    table = best_discards(data, trump)
+    return table.to_json(), format_table(table)
+
+
 @guarded
 def run_discard(args: argparse.Namespace) -> int:
-    def handle(data):
-        table = best_discards(data, args.trump)
-        return table.to_json(), format_table(table)
-
-    return run_records(read_records(args.file), args.json, handle)
+    return run_records(read_records(args.file), args.json,
+                       lambda data: discard_record(data, trump=args.trump))
