@@ -8,8 +8,9 @@ points already won are known.
 
 from __future__ import annotations
 
+import functools
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from . import tiles as T
@@ -85,6 +86,29 @@ def _reject_hand_tile(tile: int, where: str, seen: dict[int, tuple[str, int]]) -
                         "three-player Moon (of the blanks only 0-0 stays)", "NOT_IN_TILE_SET")
 
 
+@functools.lru_cache(maxsize=None)
+def _layout(three_handed: bool, nello: bool, declarer: int, kind: str) -> tuple:
+    """(active seats, scorer, maximizer, first leader, next seat of each seat): a few
+    dozen layouts exist, each worked out once."""
+    if three_handed:
+        active = [0, 1, 2]
+    elif nello:
+        active = [s for s in range(4) if s != partner(declarer)]
+    else:
+        active = [0, 1, 2, 3]
+    solo = three_handed or nello
+    declaring = {declarer} if solo else {declarer, partner(declarer)}
+    scorer = tuple(1 if s in declaring else 0 for s in range(4))
+    # The declaring side maximises the value, except in nello, where the
+    # value counts the declarer's tricks and the declarer wants none.
+    maximizer = tuple((1 if s in declaring else 0) ^ (1 if nello else 0) for s in range(4))
+    first_leader = partner(declarer) if kind != "standard" else declarer
+    next_of = [-1, -1, -1, -1]
+    for i, seat in enumerate(active):
+        next_of[seat] = active[(i + 1) % len(active)]
+    return tuple(active), scorer, maximizer, first_leader, tuple(next_of)
+
+
 class Position:
     """A deal, a contract and the plays so far; see SPEC.md for the JSON form."""
 
@@ -124,7 +148,7 @@ class Position:
     def _parse_hands(self, hands: object) -> None:
         if hands is None:
             raise PositionError("hands", "required", "MISSING_FIELD")
-        if not isinstance(hands, Mapping):
+        if hands.__class__ is not dict and not isinstance(hands, Mapping):
             raise PositionError("hands", "must be an object of seat -> list of tiles", "INVALID_TYPE")
         for key in hands:
             if key not in SEAT_INDEX:
@@ -181,7 +205,7 @@ class Position:
     def _parse_contract(self, raw: object) -> None:
         if raw is None:
             raise PositionError("contract", "required", "MISSING_FIELD")
-        if not isinstance(raw, Mapping):
+        if raw.__class__ is not dict and not isinstance(raw, Mapping):
             raise PositionError("contract", "must be an object", "INVALID_TYPE")
         check_keys(raw, CONTRACT_FIELDS, "contract", "a contract")
         seats = SEATS[:3] if self.three_handed else SEATS
@@ -231,7 +255,7 @@ class Position:
             bid = DOUBLES_NEEDED[kind][1]
         # check_bid reads the declaration and kind, so the contract comes first.
         self.contract = Contract(seat, decl, 0, kind, doubles)
-        self.contract = replace(self.contract, bid=self.check_bid(bid, "contract.bid"))
+        self.contract = Contract(seat, decl, self.check_bid(bid, "contract.bid"), kind, doubles)
         if self.widow is not None and self.widow != self.discard and self.widow not in self.hands[seat]:
             raise PositionError("widow", f"the widow {T.name_of(self.widow)} is neither in the "
                                 f"declarer's hand nor the discard", "WIDOW_MISMATCH")
@@ -270,26 +294,15 @@ class Position:
         nello = decl.name == "nello"
         trick_scored = nello or self.game == "moon"
         self.rules: Rules = build_rules(decl, c.doubles, with_count=not trick_scored)
-        if self.three_handed:
-            active = [0, 1, 2]
-        elif nello:
-            active = [s for s in range(4) if s != partner(c.declarer)]
-        else:
-            active = [0, 1, 2, 3]
-        self.active_seats: tuple[int, ...] = tuple(active)
-        solo = self.three_handed or nello
-        declaring = {c.declarer} if solo else {c.declarer, partner(c.declarer)}
+        self.active_seats: tuple[int, ...]
         #: seats whose tricks make the value
-        self.scorer = tuple(1 if s in declaring else 0 for s in range(4))
-        # The declaring side maximises the value, except in nello, where the
-        # value counts the declarer's tricks and the declarer wants none.
-        self.maximizer = tuple((1 if s in declaring else 0) ^ (1 if nello else 0) for s in range(4))
-        self.first_leader = partner(c.declarer) if c.kind != "standard" else c.declarer
+        self.scorer: tuple[int, ...]
+        (self.active_seats, self.scorer, self.maximizer, self.first_leader,
+         self._next_seat) = _layout(self.three_handed, nello, c.declarer, c.kind)
         self.max_value = 7 if trick_scored else 42
 
     def next_seat(self, seat: int) -> int:
-        i = self.active_seats.index(seat)
-        return self.active_seats[(i + 1) % len(self.active_seats)]
+        return self._next_seat[seat]
 
     # ------------------------------------------------------------------ replay
 
@@ -308,28 +321,22 @@ class Position:
         if len(self.plays) > total_plays:
             raise PositionError(f"plays[{total_plays}]", f"the hand is over after "
                                 f"{total_plays} plays", "TOO_MANY_PLAYS")
+        next_seat, lead_suit, legal_mask, scorer = \
+            self._next_seat, rules.lead_suit, rules.legal_mask, self.scorer
         for i, tile in enumerate(self.plays):
-            seat = leader if not trick else self.next_seat(trick[-1][0])
-            field = f"plays[{i}]"
-            name = T.name_of(tile)
-            if not remaining[seat] >> tile & 1:
-                where = "was already played" if tile in self.hands[seat] \
-                    else f"is not in {SEATS[seat]}'s hand"
-                raise PositionError(field, f"{name} {where} ({SEATS[seat]} to play)",
-                                    "TILE_NOT_IN_HAND")
-            ctx = LEAD if not trick else rules.lead_suit[trick[0][1]]
-            legal = rules.legal_mask(remaining[seat], ctx)
-            if not legal >> tile & 1:
-                must = ", ".join(T.name_of(t) for t in T.tiles_of(legal))
-                raise PositionError(field, f"{SEATS[seat]} may not play {name}: must "
-                                    f"{'follow suit' if trick else 'lead'} with one of {must}",
-                                    "ILLEGAL_PLAY")
-            remaining[seat] &= ~(1 << tile)
+            seat = leader if not trick else next_seat[trick[-1][0]]
+            bit = _BIT[tile]
+            held = remaining[seat]
+            if not held & bit:
+                self._reject_play(i, seat, tile, trick, None)
+            if not legal_mask(held, lead_suit[trick[0][1]] if trick else LEAD) & bit:
+                self._reject_play(i, seat, tile, trick, held)
+            remaining[seat] = held & ~bit
             trick.append((seat, tile))
             if len(trick) == per_trick:
                 tiles_in = [t for _, t in trick]
                 winner = trick[rules.winner_index(tiles_in)][0]
-                if self.scorer[winner]:
+                if scorer[winner]:
                     points += rules.trick_value(tiles_in)
                 tricks_won[winner] += 1
                 self.completed_tricks.append((winner, trick))
@@ -340,9 +347,29 @@ class Position:
         self.points = points
         self.tricks_won = tuple(tricks_won)
         self.tricks_left = 7 - len(self.completed_tricks)
-        counted = sum(rules.count[t] for s in self.active_seats for t in T.tiles_of(remaining[s]))
-        counted += sum(rules.count[t] for _, t in trick)
+        unplayed = 0  # the tiles still held and those on the table: their count is to win
+        for s in self.active_seats:
+            unplayed |= remaining[s]
+        for _, t in trick:
+            unplayed |= _BIT[t]
+        counted = sum(points for t, points in enumerate(rules.count) if points and unplayed >> t & 1)
         self.available = self.tricks_left * rules.trick_points + counted
+
+    def _reject_play(self, i: int, seat: int, tile: int, trick: list,
+                     held: int | None) -> None:
+        """Raise the error for play ``i``: a tile not in the hand (``held`` None) or an
+        illegal one (``held``: the hand it was played from). Built only on error."""
+        field, name = f"plays[{i}]", T.name_of(tile)
+        if held is None:
+            where = "was already played" if tile in self.hands[seat] \
+                else f"is not in {SEATS[seat]}'s hand"
+            raise PositionError(field, f"{name} {where} ({SEATS[seat]} to play)",
+                                "TILE_NOT_IN_HAND")
+        ctx = LEAD if not trick else self.rules.lead_suit[trick[0][1]]
+        must = ", ".join(T.name_of(t) for t in T.tiles_of(self.rules.legal_mask(held, ctx)))
+        raise PositionError(field, f"{SEATS[seat]} may not play {name}: must "
+                            f"{'follow suit' if trick else 'lead'} with one of {must}",
+                            "ILLEGAL_PLAY")
 
     # ------------------------------------------------------------- properties
 
@@ -356,7 +383,7 @@ class Position:
     def to_move_index(self) -> int | None:
         if self.tricks_left == 0:
             return None
-        return self.leader if not self.trick else self.next_seat(self.trick[-1][0])
+        return self.leader if not self.trick else self._next_seat[self.trick[-1][0]]
 
     @property
     def is_complete(self) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Callable
 
 from ..discard import DiscardTable, best_discards
 from ..tiles import name_of
@@ -57,10 +58,11 @@ def format_table(table: DiscardTable) -> str:
     return "\n".join(lines)
 
 
-def discard_record(data, *, trump: str | None = None) -> tuple[dict, str]:
-    """One Moon deal: (JSON answer, text), for `t42 discard` and `t42 batch discard`."""
+def discard_record(data, *, trump: str | None = None) -> tuple[dict, Callable[[], str]]:
+    """One Moon deal: (JSON answer, its text's renderer), for `t42 discard` and
+    `t42 batch discard`."""
     table = best_discards(data, trump)
-    return table.to_json(), format_table(table)
+    return table.to_json(), lambda: format_table(table)
 
 
 @guarded

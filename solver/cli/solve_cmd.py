@@ -48,8 +48,9 @@ def format_solution(position: Position, result) -> str:
 
 
 def solve_record(data, *, best_only: bool = False,
-                 picture: Callable[[Position, Any], None] | None = None) -> tuple[dict, str]:
-    """One position: (JSON answer, text), for `t42 solve` and `t42 batch solve`.
+                 picture: Callable[[Position, Any], None] | None = None
+                 ) -> tuple[dict, Callable[[], str]]:
+    """One position: (JSON answer, its text's renderer), for `t42 solve` and `t42 batch solve`.
 
     ``picture`` is called with the position and its solution (`t42 solve --svg`).
     """
@@ -57,15 +58,16 @@ def solve_record(data, *, best_only: bool = False,
     result = solve(position, best_only=best_only)
     if picture is not None:
         picture(position, result)
-    return result.to_json(), format_solution(position, result)
+    return result.to_json(), lambda: format_solution(position, result)
 
 
-def make_or_set_record(data, *, bid: int | None = None) -> tuple[dict, str]:
-    """One position: (JSON answer, text), for `t42 make-or-set` and `t42 batch make-or-set`."""
+def make_or_set_record(data, *, bid: int | None = None) -> tuple[dict, Callable[[], str]]:
+    """One position: (JSON answer, its text's renderer), for `t42 make-or-set` and
+    `t42 batch make-or-set`."""
     position = Position(data)
     result = make_or_set(position, bid)
     verdict = "makes" if result.makes else "is set"
-    return result.to_json(), f"{position}\n\nBid {result.bid}: the declaring side {verdict}"
+    return result.to_json(), lambda: f"{position}\n\nBid {result.bid}: the declaring side {verdict}"
 
 
 @guarded
