@@ -21,7 +21,8 @@ from .position import SEATS, Position
 PositionLike = Union[Position, Mapping[str, Any], str]
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: log2 of the transposition table's entries (8 bytes each): 2 MiB.
+#: The most log2 of the transposition table's entries (8 bytes each) an engine may use;
+#: it allocates what the tricks left need (1 MiB from the opening lead).
 DEFAULT_TT_BITS = 18
 
 
@@ -110,6 +111,20 @@ class DealSolver:
         p = position
         self.engine.set_state(list(p.remaining), p.leader, list(p.trick), p.points, p.available,
                               p.tricks_left)
+
+    @_locked
+    def load_deal(self, position: Position) -> None:
+        """Point the engine at a position of another deal of the same contract.
+
+        The transposition table is cleared (in constant time): its keys name
+        states only while every tile keeps its owner.
+        """
+        p, q = self.position, position
+        if (q.rules is not p.rules or q.active_seats != p.active_seats
+                or q.maximizer != p.maximizer or q.scorer != p.scorer):
+            raise ValueError("load_deal needs the same declaration, doubles and declaring side")
+        self.engine.clear()
+        self.load(q)
 
     @_locked
     def open_with_leader(self, seat: int) -> None:
