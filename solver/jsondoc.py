@@ -87,7 +87,12 @@ def parse_json(text: str | bytes | bytearray, field: str) -> Any:
             reason = f"a number has more than {MAX_DIGITS} digits"
         raise PositionError(field, f"not valid JSON: {reason}", "INVALID_JSON") from None
     check_document(data, field)
-    return data
+    return CheckedObject(data) if data.__class__ is dict else data
+
+
+class CheckedObject(dict):
+    """A JSON object that `parse_json` has read and checked: `json_object` takes it as it
+    is, without walking it again (a position read by the CLI is checked once)."""
 
 
 def _too_deep(field: str) -> PositionError:
@@ -128,13 +133,15 @@ def check_document(data: object, field: str) -> None:
         value, path, depth = stack.pop()
         if depth > MAX_DEPTH:
             raise _too_deep(_path_text(path, field, keys=3))
-        if value.__class__ is dict or isinstance(value, Mapping):
+        if value.__class__ is list:
+            items: Any = enumerate(value)
+        elif value.__class__ is dict or isinstance(value, Mapping):
             for key in value:
                 if key.__class__ is not str and not isinstance(key, str):
                     raise PositionError(_path_text(path, field), f"object key {quoted(key)} is "
                                         "not a string", "INVALID_TYPE")
-            items: Any = value.items()
-        elif value.__class__ is list or isinstance(value, (list, tuple)):
+            items = value.items()
+        elif isinstance(value, (list, tuple)):
             items = enumerate(value)
         else:
             _check_scalar(value, path, field)
@@ -187,6 +194,8 @@ def json_object(data: object, field: str, what: str) -> Mapping[str, Any]:
     an object, naming it ``what`` ("a position", "a deal", ...) in the reason
     (``INVALID_TYPE``).
     """
+    if data.__class__ is CheckedObject:
+        return data  # type: ignore[return-value]
     if isinstance(data, (str, bytes, bytearray)):
         data = parse_json(data, field)
     elif data.__class__ is dict or isinstance(data, Mapping):

@@ -6,7 +6,6 @@ import argparse
 import itertools
 from typing import Any, Callable
 
-from .. import svg
 from ..position import Position
 from ..solve import make_or_set, solve
 from .common import InputError, guarded, read_records, run_records
@@ -75,6 +74,7 @@ def run_solve(args: argparse.Namespace) -> int:
     pictures = itertools.count(1)
 
     def picture(position: Position, result) -> None:
+        from .. import svg  # only with --svg: not every start pays for its import
         try:
             svg.save(svg.solution_svg(position, result), args.svg, next(pictures))
         except OSError as exc:
