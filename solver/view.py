@@ -156,14 +156,14 @@ class View:
             raise PositionError(field, "must be a list of tiles", "INVALID_TYPE")
         if len(raw) != 7:
             raise PositionError(field, f"holds {len(raw)} tiles, a hand holds 7", "HAND_SIZE")
-        seen: dict[int, str] = {}
+        seen: dict[int, tuple[str, int]] = {}  # tile -> (hand, index), as Position keeps it
         for i, text in enumerate(raw):
             where = f"{field}[{i}]"
             tile = T.parse_tile(text, where)
             if tile in seen:
                 raise PositionError(where, f"tile {T.name_of(tile)} appears twice "
-                                    f"(also at {seen[tile]})", "DUPLICATE_TILE")
-            seen[tile] = where
+                                    f"(also at {field}[{seen[tile][1]}])", "DUPLICATE_TILE")
+            seen[tile] = (field, i)
         self.hand = tuple(seen)
         self.hands = {self.seat: self.hand}
         self._seen = seen

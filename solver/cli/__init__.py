@@ -29,7 +29,8 @@ class VersionAction(argparse.Action):
                          help="show program's version number and exit")
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[no-untyped-def]
-        parser.exit(message=f"{parser.prog} {package_version()}\n")
+        print(f"{parser.prog} {package_version()}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
