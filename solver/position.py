@@ -161,22 +161,35 @@ class Position:
                 raise PositionError(f"hands.{seat}", "missing hand", "MISSING_FIELD")
         self.three_handed = len(expected) == 3
         allowed = MOON3_SET if self.three_handed else frozenset(range(T.N_TILES))
-        seen: dict[int, tuple[str, int]] = {}  # tile -> (hand, index): where it was first
+        held = 0  # the tiles of the hands read so far
         self.hands = {}
         for seat in expected:
             raw = hands[seat]
             field = f"hands.{seat}"
-            if not isinstance(raw, list):
+            if raw.__class__ is not list and not isinstance(raw, list):
                 raise PositionError(field, "must be a list of tiles", "INVALID_TYPE")
             if len(raw) != 7:
                 raise PositionError(field, f"holds {len(raw)} tiles, a hand holds 7", "HAND_SIZE")
             parsed = T.parse_tiles(raw, field)
             for i, tile in enumerate(parsed):
-                if tile not in allowed or tile in seen:
+                bit = _BIT[tile]
+                if held & bit or tile not in allowed:
+                    seen = self._where(expected)  # the hands before this one, then its start
+                    for j, earlier in enumerate(parsed[:i]):
+                        seen.setdefault(earlier, (field, j))
                     _reject_hand_tile(tile, f"{field}[{i}]", seen)
-                seen[tile] = (field, i)
+                held |= bit
             self.hands[SEAT_INDEX[seat]] = tuple(parsed)
-        self._seen = seen
+        # Where each tile is (for the widow and discard checks): only Moon for 3 has them.
+        self._seen = self._where(expected) if self.three_handed else {}
+
+    def _where(self, seats: Sequence[str]) -> dict[int, tuple[str, int]]:
+        """Tile -> (hand, index) of its first place in the hands parsed so far."""
+        seen: dict[int, tuple[str, int]] = {}
+        for seat in seats:
+            for i, tile in enumerate(self.hands.get(SEAT_INDEX[seat], ())):
+                seen.setdefault(tile, (f"hands.{seat}", i))
+        return seen
 
 
     def _parse_moon_widow(self, data: Mapping[str, Any]) -> None:

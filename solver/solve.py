@@ -188,27 +188,39 @@ class DealSolver:
     @_locked
     def child_is_optimal(self, tile: int, value: int) -> bool:
         """Does playing ``tile`` keep the position's exact ``value``?"""
+        return self._child_is_optimal(tile, value)
+
+    def _child_is_optimal(self, tile: int, value: int) -> bool:
+        # The caller holds the lock: the queries of a line take it once, not per probe.
+        engine = self.engine
         is_max = self._is_max()
-        self.engine.play(tile)
+        engine.play(tile)
         try:
             # Children of a max node are <= value, of a min node >= value.
-            return self.at_least(value) if is_max else not self.at_least(value + 1)
+            return self._run(engine.at_least, value) if is_max \
+                else not self._run(engine.at_least, value + 1)
         finally:
-            self.engine.undo()
+            engine.undo()
 
     @_locked
     def optimal_line(self, value: int, first: int | None = None) -> list[int]:
         """One optimal line from the loaded position to the end of the hand."""
+        engine = self.engine
         line: list[int] = []
         try:
-            while not self.engine.finished:
-                tile = first if (first is not None and not line) else next(
-                    t for t in self.engine.legal() if self.child_is_optimal(t, value))
-                self.engine.play(tile)
+            while not engine.finished:
+                if first is not None and not line:
+                    tile = first
+                else:
+                    legal = engine.legal()
+                    # A forced play keeps the value: only a choice needs a probe.
+                    tile = legal[0] if len(legal) == 1 else next(
+                        t for t in legal if self._child_is_optimal(t, value))
+                engine.play(tile)
                 line.append(tile)
         finally:
             for _ in line:
-                self.engine.undo()
+                engine.undo()
         return line
 
     @_locked
@@ -219,9 +231,9 @@ class DealSolver:
             return SolveResult(p.points, p.makes(p.points), None, {}, [], self.nodes)
         if best_only:
             value = self.value()
-            scored = [(t, value) for t in self.engine.legal() if self.child_is_optimal(t, value)]
+            scored = [(t, value) for t in self.engine.legal() if self._child_is_optimal(t, value)]
         else:
-            scored = self.child_values()  # the best child's value is the position's
+            scored = self._run(self.engine.score_moves)  # the best child's value is the position's
         sign = -1 if self._is_max() else 1
         scored.sort(key=lambda tv: (sign * tv[1], tv[0]))
         value = scored[0][1]
