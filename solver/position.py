@@ -334,16 +334,20 @@ class Position:
         if len(self.plays) > total_plays:
             raise PositionError(f"plays[{total_plays}]", f"the hand is over after "
                                 f"{total_plays} plays", "TOO_MANY_PLAYS")
-        next_seat, lead_suit, legal_mask, scorer = \
-            self._next_seat, rules.lead_suit, rules.legal_mask, self.scorer
+        next_seat, lead_suit, tiers, scorer = \
+            self._next_seat, rules.lead_suit, rules.tiers, self.scorer
         for i, tile in enumerate(self.plays):
             seat = leader if not trick else next_seat[trick[-1][0]]
             bit = _BIT[tile]
             held = remaining[seat]
             if not held & bit:
                 self._reject_play(i, seat, tile, trick, None)
-            if not legal_mask(held, lead_suit[trick[0][1]] if trick else LEAD) & bit:
-                self._reject_play(i, seat, tile, trick, held)
+            # Rules.legal_mask inlined: the first tier the hand holds must hold the tile.
+            for tier in tiers[lead_suit[trick[0][1]] if trick else LEAD]:
+                if held & tier:
+                    if not tier & bit:
+                        self._reject_play(i, seat, tile, trick, held)
+                    break
             remaining[seat] = held & ~bit
             trick.append((seat, tile))
             if len(trick) == per_trick:
