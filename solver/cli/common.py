@@ -184,8 +184,9 @@ def error_line(record: Record, error: PositionError) -> str:
 
 
 #: What a command makes of one input document: (JSON answer, a function that renders the
-#: answer as text). The text is rendered only when it is shown (never under --json).
-Handler = Callable[[Any], "tuple[dict, Callable[[], str]]"]
+#: answer as text). The text is rendered only when it is shown (never under --json); a
+#: handler may also give the text itself.
+Handler = Callable[[Any], "tuple[dict, Callable[[], str] | str]"]
 
 
 def run_records(records: Iterable[Record], as_json: bool, handle: Handler,
@@ -216,7 +217,7 @@ def run_records(records: Iterable[Record], as_json: bool, handle: Handler,
         if as_json:
             emit_json(obj)
         else:
-            sys.stdout.write(render() + "\n")
+            sys.stdout.write((render() if callable(render) else render) + "\n")
             sys.stdout.flush()
             separator = errors.records == 1
             if errors.records > 1:
