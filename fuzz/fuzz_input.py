@@ -6,7 +6,8 @@
 
 An input is one selector byte and a document: the byte picks the parser
 (a position, a hand record, a deal, a Moon discard deal, the bytes of a
-`t42` input file, a serialized gRPC Position), the rest is what it reads.
+`t42` input file, a serialized gRPC Position, a seat's view), the rest is
+what it reads.
 The seed corpus is written at run time from tests/cases and examples/ into
 ``fuzz/corpus/`` (not kept in the repository); libFuzzer adds what it finds
 there, so a later run starts where the last one stopped. Crashes are saved
@@ -35,6 +36,7 @@ with atheris.instrument_imports():
     from solver.cli.common import InputError, records_of
     from solver.discard import best_discards
     from solver.table import parse_deal
+    from solver.view import View
     from texas42.v1 import position_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,6 +61,12 @@ def _discard(data: bytes) -> None:
     best_discards(data)
 
 
+def _view(data: bytes) -> None:
+    view = View(data)
+    if View(view.to_json()).to_json() != view.to_json():
+        raise AssertionError(f"round trip changed {view!r}")
+
+
 def _cli_input(data: bytes) -> None:
     try:
         records = records_of(data)
@@ -81,7 +89,7 @@ def _proto(data: bytes) -> None:
 
 
 #: Selector byte (modulo their number) -> target.
-TARGETS = (_position, _record, _deal, _discard, _cli_input, _proto)
+TARGETS = (_position, _record, _deal, _discard, _cli_input, _proto, _view)
 
 
 def test_one_input(data: bytes) -> None:
@@ -113,6 +121,10 @@ def write_seed_corpus(corpus: Path) -> int:
         if line.strip():
             seeds.append((1, line.encode()))
     seeds.append((3, (ROOT / "examples" / "moon-discard.json").read_bytes()))
+    for name in ("views.jsonl", "views_bad.jsonl"):
+        with open(ROOT / "tests" / "cases" / name, encoding="utf-8") as f:
+            seeds += [(6, json.dumps(json.loads(line)["view"]).encode()) for line in f
+                      if line.strip()]
     for i, (target, body) in enumerate(seeds):
         (corpus / f"seed-{i:04d}").write_bytes(bytes([target]) + body)
     return len(seeds)

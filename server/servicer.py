@@ -171,6 +171,23 @@ class HintServicer(service_grpc.HintServiceServicer):
         return await self._solve_call(context, lambda token: self._run(work, token),
                                       field_path=convert.view_field_path)
 
+    async def BidAdvice(self, request, context: grpc.aio.ServicerContext):
+        """Bid advice for one seat's hand over seeded random deals, on one worker thread."""
+        # Imported here so that this RPC stays one self-contained block of the servicer.
+        from solver.bidding import advise
+        from texas42.v1 import bidding_pb2 as bid_pb
+
+        from . import bid_convert
+
+        def work(token: CancelToken) -> bid_pb.BidAdvice:
+            # One thread: the pool already runs as many calls at once as there are cores.
+            advice = advise(**bid_convert.request_to_kwargs(request), token=token, threads=1)
+            return bid_convert.advice_to_proto(advice)
+
+        advice = await self._solve_call(context, lambda token: self._run(work, token),
+                                        field_path=bid_convert.bid_field_path)
+        return bid_pb.BidAdviceResponse(advice=advice)
+
     # ------------------------------------------------------- shared machinery
 
     async def _run(self, work: Callable[[CancelToken], T], token: CancelToken,

@@ -76,12 +76,11 @@ def parse_game(value: object, field: str = "game") -> str:
                         "UNKNOWN_GAME")
 
 
-def _reject_hand_tile(tile: int, where: str, seen: dict[int, tuple[str, int]]) -> None:
+def _reject_hand_tile(tile: int, where: str, seen: dict[int, str]) -> None:
     """The error for a tile of a hand that is a duplicate or outside the tile set."""
     if tile in seen:
-        hand, i = seen[tile]
         raise PositionError(where, f"tile {T.name_of(tile)} appears twice "
-                            f"(also at {hand}[{i}])", "DUPLICATE_TILE")
+                            f"(also at {seen[tile]})", "DUPLICATE_TILE")
     raise PositionError(where, f"{T.name_of(tile)} is not in the 22-tile set of "
                         "three-player Moon (of the blanks only 0-0 stays)", "NOT_IN_TILE_SET")
 
@@ -176,19 +175,19 @@ class Position:
                 if held & bit or tile not in allowed:
                     seen = self._where(expected)  # the hands before this one, then its start
                     for j, earlier in enumerate(parsed[:i]):
-                        seen.setdefault(earlier, (field, j))
+                        seen.setdefault(earlier, f"{field}[{j}]")
                     _reject_hand_tile(tile, f"{field}[{i}]", seen)
                 held |= bit
             self.hands[SEAT_INDEX[seat]] = tuple(parsed)
         # Where each tile is (for the widow and discard checks): only Moon for 3 has them.
         self._seen = self._where(expected) if self.three_handed else {}
 
-    def _where(self, seats: Sequence[str]) -> dict[int, tuple[str, int]]:
-        """Tile -> (hand, index) of its first place in the hands parsed so far."""
-        seen: dict[int, tuple[str, int]] = {}
+    def _where(self, seats: Sequence[str]) -> dict[int, str]:
+        """Tile -> its first place (hands.N[3]) in the hands parsed so far."""
+        seen: dict[int, str] = {}
         for seat in seats:
             for i, tile in enumerate(self.hands.get(SEAT_INDEX[seat], ())):
-                seen.setdefault(tile, (f"hands.{seat}", i))
+                seen.setdefault(tile, f"hands.{seat}[{i}]")
         return seen
 
 
@@ -211,9 +210,8 @@ class Position:
                 raise PositionError(name, f"{T.name_of(tile)} is not in the 22-tile Moon set",
                                     "NOT_IN_TILE_SET")
         if self.discard in self._seen:
-            hand, i = self._seen[self.discard]
             raise PositionError("discard", f"{T.name_of(self.discard)} is also in "
-                                f"{hand}[{i}]", "DUPLICATE_TILE")
+                                f"{self._seen[self.discard]}", "DUPLICATE_TILE")
 
     def _parse_contract(self, raw: object) -> None:
         if raw is None:

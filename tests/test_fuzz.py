@@ -1,6 +1,6 @@
 """Property-based fuzzing of every input parser, the CLI and the gRPC conversion.
 
-The documents are the check positions of tests/cases (and the examples),
+The documents are the check positions and views of tests/cases (and the examples),
 mutated: values replaced by arbitrary JSON (or by tile-like text with odd
 digits), keys deleted or added, plays cut or shuffled, tiles respelt. The
 properties:
@@ -8,7 +8,8 @@ properties:
 * any input gives a result or the package's `PositionError`, never another
   exception (a `PositionError` is short and names a field);
 * an accepted position round-trips: ``Position(p.to_json()) == p``, from its
-  JSON text too, and through the proto message of the gRPC API;
+  JSON text too, and through the proto message of the gRPC API; so does an
+  accepted view (`solver.view.View`);
 * a tile accepted in any spelling means the same tile as its ``H-L`` form.
 
 Budget: about 10 s. ``T42_FUZZ_SCALE=50 pytest tests/test_fuzz.py`` runs
@@ -35,6 +36,7 @@ from solver import tiles as T
 from solver.analysis import parse_record
 from solver.discard import best_discards
 from solver.table import parse_deal
+from solver.view import View
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
@@ -246,9 +248,18 @@ def test_discard_input(doc, trump):
         assert table.rows[0].value == max(r.value for r in table.rows)
 
 
-# The view parser (solver/view.py, SPEC "A seat's view") joins here when it lands:
-# seeds are the "view" objects of tests/cases/views.jsonl, the property is the
-# same: ``accepted_or_error(parse_view, doc)`` for ``doc`` in ``mutated(VIEWS)``.
+VIEWS = [json.loads(line)["view"] for name in ("views.jsonl", "views_bad.jsonl")
+         for line in (CASES / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@fuzz_settings(200)
+@given(doc=mutated(VIEWS))
+def test_view_parser(doc):
+    view = accepted_or_error(View, doc)
+    if view is not None:
+        data = view.to_json()
+        assert View(data).to_json() == data
+        assert View(json.dumps(data)).to_json() == data
 
 
 # --------------------------------------------------------- gRPC conversion

@@ -26,6 +26,7 @@ from solver import Position, PositionError, solve
 from solver.analysis import parse_record
 from solver.discard import best_discards
 from solver.table import parse_deal
+from solver.view import View
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
 
@@ -173,6 +174,27 @@ def test_json_text_with_a_bom_or_in_utf16_is_read(encode):
     assert Position(encode(json.dumps(DEAL))) == Position(DEAL)
 
 
+def test_view_parser_is_as_strict():
+    view = json.loads((ROOT / "tests" / "cases" / "views.jsonl").read_text().splitlines()[0])
+    view = view["view"]
+    View(view)
+    seat = view["seat"]
+    bad_tile = dict(view, hands={seat: ["\u0666-\u0664"] + view["hands"][seat][1:]})
+    for doc, field, code in [
+        (dict(view, sset="E"), "sset", "UNKNOWN_FIELD"),
+        (dict(view, contract=dict(view["contract"], kidn="plunge")), "contract.kidn",
+         "UNKNOWN_FIELD"),
+        (dict(view, auction=[{"seat": "N", "bid": 30, "bdi": 31}]), "auction[0].bdi",
+         "UNKNOWN_FIELD"),
+        (dict(view, game=42.0), "game", "UNKNOWN_GAME"),
+        (bad_tile, f"hands.{seat}[0]", "UNKNOWN_TILE"),
+        (dict(view, seat=10 ** 100), "seat", "UNKNOWN_SEAT"),
+        (dict(view, auction=nested(10_000)), "auction[0][0]", "TOO_DEEP"),
+        (DEEP, "view", "TOO_DEEP"),
+    ]:
+        check_rejected(View, doc, field, code)
+
+
 # ------------------------------------------------ the CLI, as a real process
 
 def good_and_bad_lines(good: dict) -> tuple[bytes, list[str | None]]:
@@ -263,6 +285,16 @@ def test_cli_one_line_for_megabytes_and_misspelt_keys(tmp_path):
     assert done.returncode == 2 and done.stdout == b""
     assert error_lines(done) == ["t42: error: plyas: unknown field of a position (known: game, "
                                  "hands, contract, plays, widow, discard)"]
+
+
+def test_deal_contract_argument_is_read_like_any_document():
+    done = t42("deal", "--count", "1", "--contract", "[" * 50_000 + "]" * 50_000)
+    assert done.returncode == 2 and error_lines(done) == [
+        "t42: error: --contract: nested more than 32 levels deep"]
+    done = t42("deal", "--count", "1", "--contract", json.dumps(
+        {"declarer": "N", "trump": "fours", "bid": 30, "kidn": "splash"}))
+    assert done.returncode == 2
+    assert error_lines(done)[0].startswith("t42: error: contract.kidn: unknown field")
 
 
 def test_cli_documents_are_objects_not_json_text_in_a_string():

@@ -8,7 +8,7 @@ import sys
 
 #: Command modules of this package; each adds its sub-command(s).
 COMMAND_MODULES = ("solve_cmd", "discard_cmd", "serve_cmd", "analyze_cmd", "table_cmd",
-                   "deal_cmd", "batch_cmd", "report_cmd")
+                   "deal_cmd", "batch_cmd", "report_cmd", "bid_cmd")
 
 
 def package_version() -> str:

@@ -1,0 +1,117 @@
+"""BidAdvice messages <-> the bid advice API (`solver.bidding`).
+
+A request becomes the keyword arguments of `solver.bidding.advise`, which
+judges them; its `PositionError` field paths (``hand[3]``, ``auction[1].bid``,
+``declarations[0]``) are already the request's, but for an auction call, which
+is always a message here (``auction[1]`` -> ``auction[1].bid``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from solver.bidding import BidAdvice, BidChance, DeclarationAdvice
+from solver.errors import PositionError
+from texas42.v1 import bidding_pb2 as bid_pb
+from texas42.v1 import hand_analysis_pb2 as hand_pb
+from texas42.v1 import position_pb2 as pb
+
+from .convert import (DECLARATIONS, DOUBLES, ENUM_OF_DECLARATION, ENUM_OF_DOUBLES, ENUM_OF_SEAT,
+                      GAMES, SEAT_OF_ENUM, UNITS)
+
+KIND_NAMES = {pb.CONTRACT_KIND_PLUNGE: "plunge", pb.CONTRACT_KIND_SPLASH: "splash"}
+ENUM_OF_KIND = {name: value for value, name in KIND_NAMES.items()}
+ENUM_OF_GAME = {name: value for value, name in GAMES.items()}
+_AUCTION_CALL = re.compile(r"^auction\[(\d+)\]$")
+
+
+def _declaration_name(choice: bid_pb.BidDeclaration, index: int) -> str:
+    if choice.kind in KIND_NAMES:
+        return KIND_NAMES[choice.kind]
+    if choice.kind not in (pb.CONTRACT_KIND_UNSPECIFIED, pb.CONTRACT_KIND_STANDARD):
+        raise PositionError(f"declarations[{index}].kind", f"unknown kind value {choice.kind}",
+                            "UNKNOWN_KIND")
+    if choice.declaration not in DECLARATIONS:
+        raise PositionError(f"declarations[{index}].declaration", "a declaration (or kind "
+                            "plunge or splash) is required", "UNKNOWN_DECLARATION")
+    return DECLARATIONS[choice.declaration]
+
+
+def request_to_kwargs(request: bid_pb.BidAdviceRequest) -> dict[str, Any]:
+    """The `advise` keyword arguments of a request (unset fields: the defaults)."""
+    if request.seat not in SEAT_OF_ENUM:
+        raise PositionError("seat", "required (north, east, south or west)", "MISSING_FIELD")
+    kwargs: dict[str, Any] = {"hand": list(request.hand), "seat": SEAT_OF_ENUM[request.seat]}
+    if request.game:
+        if request.game not in GAMES:
+            raise PositionError("game", f"unknown game value {request.game}", "UNKNOWN_GAME")
+        kwargs["game"] = GAMES[request.game]
+    if request.players:
+        kwargs["players"] = request.players
+    if request.auction:
+        kwargs["auction"] = [call.bid or "pass" for call in request.auction]
+    if request.doubles:
+        if request.doubles not in DOUBLES:
+            raise PositionError("doubles", f"unknown doubles value {request.doubles}",
+                                "INVALID_OPTION")
+        kwargs["doubles"] = DOUBLES[request.doubles]
+    if request.deals:
+        kwargs["deals"] = request.deals
+    if request.HasField("seed"):
+        kwargs["seed"] = request.seed
+    if request.HasField("threshold"):
+        kwargs["threshold"] = request.threshold
+    if request.declarations:
+        kwargs["declarations"] = [_declaration_name(c, i) for i, c in
+                                  enumerate(request.declarations)]
+    kwargs["adaptive"] = request.adaptive
+    return kwargs
+
+
+def bid_field_path(json_field: str) -> str:
+    """The request field path of a `PositionError` raised by `advise`."""
+    call = _AUCTION_CALL.match(json_field)
+    return f"auction[{call.group(1)}].bid" if call else json_field
+
+
+def _choice(name: str) -> bid_pb.BidDeclaration:
+    if name in ENUM_OF_KIND:
+        return bid_pb.BidDeclaration(kind=ENUM_OF_KIND[name])
+    return bid_pb.BidDeclaration(declaration=ENUM_OF_DECLARATION[name],
+                                 kind=pb.CONTRACT_KIND_STANDARD)
+
+
+def _chance(chance: BidChance) -> bid_pb.BidChance:
+    low, high = chance.interval
+    return bid_pb.BidChance(bid=chance.bid, made=chance.made, p_make=chance.p_make, low=low,
+                            high=high, e_marks=chance.e_marks)
+
+
+def _row(row: DeclarationAdvice) -> bid_pb.DeclarationAdvice:
+    message = bid_pb.DeclarationAdvice(
+        declaration=_choice(row.declaration),
+        unit=UNITS[row.unit] if row.unit else hand_pb.VALUE_UNIT_UNSPECIFIED,
+        distribution=list(row.distribution or ()), bids=[_chance(c) for c in row.bids])
+    if row.mean is not None:
+        message.mean = row.mean
+    if row.made is not None:
+        message.made = row.made
+    return message
+
+
+def advice_to_proto(advice: BidAdvice) -> bid_pb.BidAdvice:
+    """A `BidAdvice` as its message (declarations best first, as in `to_json`)."""
+    rec = advice.recommendation
+    recommendation = bid_pb.Recommendation(is_pass=True) if rec.chance is None or \
+        rec.declaration is None else bid_pb.Recommendation(
+            declaration=_choice(rec.declaration), chance=_chance(rec.chance))
+    message = bid_pb.BidAdvice(
+        game=ENUM_OF_GAME[advice.game], players=advice.players, seat=ENUM_OF_SEAT[advice.seat],
+        hand=advice.hand, doubles=ENUM_OF_DOUBLES[advice.doubles], threshold=advice.threshold,
+        deals=advice.deals, seed=advice.seed, adaptive=advice.adaptive,
+        recommendation=recommendation, declarations=[_row(r) for r in advice.declarations],
+        seconds=advice.seconds, nodes=advice.nodes)
+    if advice.highest_bid is not None:
+        message.highest_bid = advice.highest_bid
+    return message

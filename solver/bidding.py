@@ -1,0 +1,865 @@
+"""Bid advice: what to bid with seven tiles, in which declaration, and how sure.
+
+One seat's hand is kept; the other tiles are dealt at random, uniformly,
+into the other hands (three-player Moon: into the two other hands and the
+widow), and on every deal each declaration is searched double dummy with
+this seat declaring and leading trick 1 (plunge and splash: the partner
+leads). Over the deals each declaration gets the distribution of its value
+and its mean, and every bid its chance of making, with a Wilson 95%
+interval and the expected marks. The recommended bid is the highest bid,
+over all declarations, whose P(make) reaches the threshold (SPEC.md, "Bid
+advice").
+
+Searches per deal and declaration:
+
+* point declarations (pip suits, doubles, follow-me; every Moon
+  declaration): the exact value, so every bid is read off one search;
+* sevens: does the declaring side take all seven tricks (one null window);
+* nello: does the declarer lose every trick (one null window);
+* plunge and splash (only for a hand with 4 or 3 doubles): the partner
+  leads and names trump; double dummy the partner names a trump with which
+  the side takes every trick if there is one, so the contract makes when
+  any pip suit, doubles or follow-me takes all seven tricks.
+
+Mark bids on offer follow the usual auction rule: at most 2 marks unless
+marks were bid already, then one mark more than the highest bid. Plunge is
+bid at 4 marks and splash at 2, or one mark over the highest bid when that
+is more.
+
+``e_marks`` is the expected net marks for the bidder's side: a made bid
+of 30..42 scores +1 mark and a bid of k marks +k; a set gives those marks
+to the other side, counted -1 (or -k). So ``e_marks = m * (2 P(make) - 1)``.
+Moon scores the bid instead of marks (4..7, 21 for shooting the moon), made
+for the bidder, set against.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Iterable, Mapping, Sequence
+
+from . import tiles as T
+from ._core import Aborted, CancelToken, Engine
+from .dealer import Dealer
+from .errors import PositionError, SearchCancelled
+from .jsondoc import json_object
+from .position import DOUBLES_NEEDED, MOON3_SET, MOON_BIDS, SEAT_INDEX, SEATS, Position, partner
+from .rules import DOUBLES_OPTIONS, PIP_NAMES, parse_declaration
+
+#: Declarations whose value is points (42) or tricks (Moon): exact value per deal.
+POINT_DECLARATIONS: tuple[str, ...] = PIP_NAMES + ("doubles", "follow-me")
+#: Every declaration in SPEC table order (the last tie-break), then the two
+#: contract kinds the partner names trump for.
+ORDER_42: tuple[str, ...] = POINT_DECLARATIONS + ("nello", "sevens", "plunge", "splash")
+ORDER_MOON: tuple[str, ...] = POINT_DECLARATIONS
+KIND_DECLARATIONS = ("plunge", "splash")
+#: Declarations that follow the ``doubles`` option (the others play doubles high).
+_DOUBLES_OPTION_APPLIES = ("follow-me", "nello")
+
+POINT_BIDS: tuple[int, ...] = tuple(range(30, 42))
+ONE_MARK = 42
+MAX_MARKS = 7
+#: Highest opening bid in marks; later bids go at most one mark over the highest.
+OPENING_MARKS = 2
+DEFAULT_DEALS = 200
+MAX_DEALS = 100_000
+DEFAULT_THRESHOLD = 0.75
+#: Deals added per round by adaptive advice.
+ADAPTIVE_BATCH = 50
+#: Wilson interval's normal quantile (95%).
+Z95 = 1.959963984540054
+#: Transposition table of a search: 2**15 entries (256 KiB), per thread and
+#: declaration, cleared between deals. One opening-lead search hardly needs more:
+#: 2**18 saves 1% of the nodes but costs 15% more time in cache misses.
+TT_BITS = 15
+
+
+# ------------------------------------------------------------------ results
+
+
+def wilson(made: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``made / n`` (default 95%)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = made / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    # At 0 and n the bound is exactly 0 or 1 (the formula leaves rounding dust).
+    return (0.0 if made == 0 else max(0.0, centre - half),
+            1.0 if made == n else min(1.0, centre + half))
+
+
+def marks_of(bid: int, game: str = "42") -> int:
+    """What a bid is worth when made (and costs when set): 1 mark up to 42, k marks for
+    42*k; Moon: the bid itself (21 when shooting the moon)."""
+    if game == "moon":
+        return bid
+    return max(1, bid // ONE_MARK)
+
+
+@dataclass(frozen=True)
+class BidChance:
+    """One bid of one declaration: deals on which it makes, P(make), interval, E[marks]."""
+
+    bid: int
+    made: int
+    deals: int
+    marks: int
+
+    @property
+    def p_make(self) -> float:
+        return self.made / self.deals if self.deals else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.made, self.deals)
+
+    @property
+    def e_marks(self) -> float:
+        return self.marks * (2 * self.p_make - 1)
+
+    def to_json(self) -> dict:
+        low, high = self.interval
+        return {"bid": self.bid, "made": self.made, "p_make": round(self.p_make, 6),
+                "low": round(low, 6), "high": round(high, 6), "e_marks": round(self.e_marks, 6)}
+
+
+@dataclass(frozen=True)
+class DeclarationAdvice:
+    """Everything about one declaration over the deals.
+
+    ``distribution[v]`` counts the deals of value ``v`` (points 0..42, Moon
+    tricks 0..7) and ``mean`` is their mean; both are None for nello,
+    sevens, plunge and splash, which are searched make-or-set only
+    (``made`` counts the deals they make).
+    """
+
+    declaration: str
+    kind: str
+    unit: str | None
+    distribution: tuple[int, ...] | None
+    made: int | None
+    bids: tuple[BidChance, ...]
+    deals: int
+
+    @property
+    def mean(self) -> float | None:
+        if self.distribution is None or not self.deals:
+            return None
+        return sum(v * c for v, c in enumerate(self.distribution)) / self.deals
+
+    def chance(self, bid: int) -> BidChance | None:
+        return next((b for b in self.bids if b.bid == bid), None)
+
+    def to_json(self) -> dict:
+        mean = self.mean
+        return {"declaration": self.declaration, "kind": self.kind, "unit": self.unit,
+                "mean": None if mean is None else round(mean, 6),
+                "distribution": None if self.distribution is None else list(self.distribution),
+                "made": self.made, "bids": [b.to_json() for b in self.bids]}
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The recommended bid and its declaration; ``bid`` None means pass."""
+
+    bid: int | None
+    declaration: str | None = None
+    chance: BidChance | None = None
+
+    @property
+    def is_pass(self) -> bool:
+        return self.bid is None
+
+    def to_json(self) -> dict:
+        if self.bid is None or self.chance is None:
+            return {"bid": "pass"}
+        return {"declaration": self.declaration, **self.chance.to_json()}
+
+
+@dataclass(frozen=True)
+class AdvisedDeal:
+    """One deal of the advice (with ``return_deals``): the hands, the widow, and what each
+    declaration scored on it (the exact value, or made/set for make-or-set declarations);
+    three-player Moon also gives the discard each declaration chose for this widow."""
+
+    hands: dict[str, list[str]]
+    widow: str | None
+    values: dict[str, int | bool]
+    discards: dict[str, str] | None = None
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"hands": self.hands}
+        if self.widow is not None:
+            out["widow"] = self.widow
+        out["values"] = dict(self.values)
+        if self.discards is not None:
+            out["discards"] = dict(self.discards)
+        return out
+
+
+@dataclass
+class BidAdvice:
+    """Bid advice for one hand: per declaration (best first) and the recommendation."""
+
+    game: str
+    players: int
+    seat: str
+    hand: list[str]
+    doubles: str
+    highest_bid: int | None
+    threshold: float
+    deals: int
+    seed: int
+    declarations: list[DeclarationAdvice]
+    recommendation: Recommendation
+    seconds: float = 0.0
+    nodes: int = 0
+    adaptive: bool = False
+    dealt: list[AdvisedDeal] | None = None
+
+    def declaration(self, name: str) -> DeclarationAdvice:
+        return next(d for d in self.declarations if d.declaration == name)
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {
+            "game": self.game, "players": self.players, "seat": self.seat, "hand": self.hand,
+            "doubles": self.doubles, "highest_bid": self.highest_bid, "threshold": self.threshold,
+            "deals": self.deals, "seed": self.seed, "adaptive": self.adaptive,
+            "recommendation": self.recommendation.to_json(),
+            "declarations": [d.to_json() for d in self.declarations],
+            "seconds": round(self.seconds, 4), "nodes": self.nodes,
+        }
+        if self.dealt is not None:
+            out["dealt"] = [d.to_json() for d in self.dealt]
+        return out
+
+
+# -------------------------------------------------------------- the question
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """The checked question: the hand, the table, the auction, the declarations."""
+
+    game: str
+    players: int
+    seat: int
+    hand: tuple[int, ...]
+    doubles: str
+    highest: int | None
+    threshold: float
+    declarations: tuple[str, ...]
+
+    @property
+    def moon3(self) -> bool:
+        return self.game == "moon" and self.players == 3
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        return ORDER_MOON if self.game == "moon" else ORDER_42
+
+    def tile_set(self) -> frozenset[int]:
+        return MOON3_SET if self.moon3 else frozenset(range(T.N_TILES))
+
+    def seats(self) -> tuple[int, ...]:
+        return (0, 1, 2) if self.moon3 else (0, 1, 2, 3)
+
+    @cached_property
+    def unseen(self) -> tuple[int, ...]:
+        """The tiles dealt to the others (and the widow), in tile order."""
+        return tuple(sorted(self.tile_set() - set(self.hand)))
+
+    @cached_property
+    def other_seats(self) -> tuple[int, ...]:
+        return tuple(s for s in self.seats() if s != self.seat)
+
+    @cached_property
+    def dealer(self) -> Dealer:
+        """Uniform deals with this seat's hand fixed (the same as `t42 deal --hand`)."""
+        return Dealer(self.game, self.players,
+                      fixed={SEATS[self.seat]: [T.name_of(t) for t in self.hand]})
+
+
+def _parse_game(game: object, players: object) -> tuple[str, int]:
+    if game in (42, "42"):
+        name = "42"
+    elif isinstance(game, str) and game.lower() == "moon":
+        name = "moon"
+    else:
+        raise PositionError("game", f"unknown game {game!r} (\"42\" or \"moon\")", "UNKNOWN_GAME")
+    if isinstance(players, bool) or players not in (3, 4):
+        raise PositionError("players", f"players must be 3 or 4, not {players!r}",
+                            "INVALID_VALUE")
+    if name == "42" and players != 4:
+        raise PositionError("players", "42 is played by 4 players", "INVALID_VALUE")
+    return name, int(players)  # type: ignore[arg-type]
+
+
+def _parse_seat(seat: object, players: int) -> int:
+    key = seat.upper() if isinstance(seat, str) else seat
+    seats = SEATS[:players]
+    if key not in seats:
+        raise PositionError("seat", f"unknown seat {seat!r} (one of {', '.join(seats)})",
+                            "UNKNOWN_SEAT")
+    return SEAT_INDEX[key]  # type: ignore[index]
+
+
+def _parse_hand(hand: object, allowed: frozenset[int]) -> tuple[int, ...]:
+    if isinstance(hand, str):
+        hand = hand.split()
+    if not isinstance(hand, (list, tuple)):
+        raise PositionError("hand", "must be a list of 7 tiles", "INVALID_TYPE")
+    if len(hand) != 7:
+        raise PositionError("hand", f"holds {len(hand)} tiles, a hand holds 7", "HAND_SIZE")
+    seen: dict[int, int] = {}
+    for i, text in enumerate(hand):
+        tile = T.parse_tile(text, f"hand[{i}]")
+        if tile not in allowed:
+            raise PositionError(f"hand[{i}]", f"{T.name_of(tile)} is not in the 22-tile set of "
+                                "three-player Moon (of the blanks only 0-0 stays)",
+                                "NOT_IN_TILE_SET")
+        if tile in seen:
+            raise PositionError(f"hand[{i}]", f"tile {T.name_of(tile)} appears twice (also at "
+                                f"hand[{seen[tile]}])", "DUPLICATE_TILE")
+        seen[tile] = i
+    return tuple(seen)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_bid(bid: object, game: str, where: str) -> int:
+    if not _is_int(bid):
+        raise PositionError(where, f"a bid is a whole number or \"pass\", not {bid!r}",
+                            "INVALID_TYPE")
+    assert isinstance(bid, int)
+    if game == "moon":
+        if bid not in MOON_BIDS:
+            raise PositionError(where, f"Moon bid {bid} is out of range (4..7 tricks, or 21 to "
+                                "shoot the moon)", "BID_OUT_OF_RANGE")
+    elif not (30 <= bid <= 41 or (bid % ONE_MARK == 0 and ONE_MARK <= bid <= MAX_MARKS * ONE_MARK)):
+        raise PositionError(where, f"bid {bid} is out of range (30..41 points or 42*k marks, "
+                            "42..294)", "BID_OUT_OF_RANGE")
+    return bid
+
+
+def _parse_auction(auction: object, game: str, players: int) -> int | None:
+    """The highest bid of the auction: None, one bid, or the calls so far in order
+    (each a bid, ``"pass"`` or ``{"seat": ..., "bid": ...}``); every bid must beat the last."""
+    if auction is None or auction == "pass":
+        return None
+    if not isinstance(auction, (list, tuple)):
+        return _check_bid(auction, game, "auction")
+    highest: int | None = None
+    for i, call in enumerate(auction):
+        where = f"auction[{i}]"
+        if isinstance(call, Mapping):
+            if "seat" in call and (not isinstance(call["seat"], str)
+                                   or call["seat"].upper() not in SEATS[:players]):
+                raise PositionError(f"{where}.seat", f"unknown seat {call['seat']!r}",
+                                    "UNKNOWN_SEAT")
+            if "bid" not in call:
+                raise PositionError(f"{where}.bid", "required", "MISSING_FIELD")
+            call, where = call["bid"], f"{where}.bid"
+        if isinstance(call, str) and call.lower() == "pass":
+            continue
+        bid = _check_bid(call, game, where)
+        if highest is not None and bid <= highest:
+            raise PositionError(where, f"bid {bid} is not higher than the last bid {highest}",
+                                "BID_NOT_HIGHER")
+        highest = bid
+    return highest
+
+
+def _parse_declarations(names: object, setup_game: str, hand: tuple[int, ...]
+                        ) -> tuple[str, ...]:
+    order = ORDER_MOON if setup_game == "moon" else ORDER_42
+    doubles_held = sum(1 for t in hand if T.is_double(t))
+    if names is None:
+        return tuple(d for d in order if d not in KIND_DECLARATIONS
+                     or doubles_held >= DOUBLES_NEEDED[d][0])
+    if isinstance(names, str):
+        names = names.replace(",", " ").split()
+    if not isinstance(names, (list, tuple)) or not names:
+        raise PositionError("declarations", "must be a non-empty list of declarations",
+                            "INVALID_TYPE")
+    chosen = set()
+    for i, raw in enumerate(names):
+        where = f"declarations[{i}]"
+        key = raw.strip().lower() if isinstance(raw, str) else raw
+        if key in KIND_DECLARATIONS:
+            name = key
+            need = DOUBLES_NEEDED[name][0]
+            if doubles_held < need:
+                raise PositionError(where, f"{name} needs {need} doubles in the hand; it holds "
+                                    f"{doubles_held}", "PLUNGE_NEEDS_FOUR_DOUBLES"
+                                    if name == "plunge" else "SPLASH_NEEDS_THREE_DOUBLES")
+        else:
+            name = parse_declaration(raw, where).name
+        if name not in order:
+            raise PositionError(where, f"{name} is not a Moon declaration (a pip suit, doubles "
+                                "or follow-me)", "UNKNOWN_DECLARATION")
+        chosen.add(name)
+    return tuple(d for d in order if d in chosen)
+
+
+def _setup(hand: object, seat: object, game: object, players: object, auction: object,
+           doubles: object, threshold: object, declarations: object) -> _Setup:
+    game_name, n_players = _parse_game(game, 4 if players is None else players)
+    seat_index = _parse_seat(seat, n_players)
+    moon3 = game_name == "moon" and n_players == 3
+    tiles = _parse_hand(hand, MOON3_SET if moon3 else frozenset(range(T.N_TILES)))
+    option = doubles.lower() if isinstance(doubles, str) else doubles
+    if option not in DOUBLES_OPTIONS:
+        raise PositionError("doubles", f"unknown option {doubles!r} (high, low or suit)",
+                            "INVALID_OPTION")
+    if game_name == "moon" and option != "high":
+        raise PositionError("doubles", "Moon plays doubles high", "INVALID_OPTION")
+    if not (_is_int(threshold) or isinstance(threshold, float)) or not 0 < threshold <= 1:
+        raise PositionError("threshold", f"must be a number in (0, 1], not {threshold!r}",
+                            "INVALID_VALUE")
+    highest = _parse_auction(auction, game_name, n_players)
+    chosen = _parse_declarations(declarations, game_name, tiles)
+    return _Setup(game_name, n_players, seat_index, tiles, option, highest, float(threshold),
+                  chosen)
+
+
+def bids_on_offer(declaration: str, game: str, highest: int | None) -> tuple[int, ...]:
+    """The bids a declaration is scored for, given the highest bid so far (None: none).
+
+    42: 30..41 and 1 .. the highest allowed number of marks (2, or one more than the
+    marks bid already); nello and sevens only the marks; plunge 4 marks and splash 2,
+    or one mark over the highest bid. Moon: 4..7 and 21.
+    """
+    if game == "moon":
+        return MOON_BIDS
+    marks_so_far = (highest // ONE_MARK) if highest is not None and highest >= ONE_MARK else 0
+    if declaration in KIND_DECLARATIONS:
+        marks = max(DOUBLES_NEEDED[declaration][1] // ONE_MARK, marks_so_far + 1)
+        return (marks * ONE_MARK,) if marks <= MAX_MARKS else ()
+    top = min(MAX_MARKS, max(OPENING_MARKS, marks_so_far + 1))
+    mark_bids = tuple(k * ONE_MARK for k in range(1, top + 1))
+    return mark_bids if declaration in ("nello", "sevens") else POINT_BIDS + mark_bids
+
+
+# ---------------------------------------------------------------- searching
+
+
+@dataclass(frozen=True)
+class _Search:
+    """What an engine needs for one declaration: tables, seat order, sides, leader."""
+
+    rules: Any
+    active: tuple[int, ...]
+    maximizer: tuple[int, ...]
+    scorer: tuple[int, ...]
+    leader: int
+    available: int
+
+    @classmethod
+    def of(cls, position: Position) -> "_Search":
+        return cls(position.rules, position.active_seats, position.maximizer, position.scorer,
+                   position.first_leader, position.available)
+
+    def engine(self, token: CancelToken | None) -> Engine:
+        engine = Engine(self.rules, self.active, self.maximizer, self.scorer, TT_BITS)
+        engine.set_token(token)
+        return engine
+
+    def load(self, engine: Engine, hands: Sequence[int]) -> None:
+        if len(self.active) < 4:  # the nello partner sits out, or 3 players: no West
+            hands = [hands[s] if s in self.active else 0 for s in range(4)]
+        engine.set_state(hands, self.leader, (), 0, self.available, 7)
+
+
+class _Evaluator:
+    """Scores one declaration on a deal: an int (exact value), a bool (made), or for
+    three-player Moon a tuple of exact values, one per possible discard.
+
+    Each thread gets its own engines (`engines`) and keeps them for all its deals;
+    the transposition table is cleared between deals, since its key (the tiles
+    still held and the leader) names the same state only while every tile keeps
+    its owner."""
+
+    def __init__(self, setup: _Setup, declaration: str, template: dict[int, tuple[int, ...]]):
+        self.setup = setup
+        self.declaration = declaration
+        self.exact = declaration in POINT_DECLARATIONS
+        kind = declaration if declaration in KIND_DECLARATIONS else "standard"
+        trumps = POINT_DECLARATIONS if kind != "standard" else (declaration,)
+        self.searches = [_Search.of(_position(setup, template, t, kind)) for t in trumps]
+        # Plunge and splash try first the trumps the side holds most of.
+        self.trump_tiles = [_trump_mask(t) for t in trumps]
+        self.side = (setup.seat, partner(setup.seat))
+
+    def engines(self, token: CancelToken | None) -> list[Engine]:
+        """One engine per search, for one thread."""
+        return [search.engine(token) for search in self.searches]
+
+    def __call__(self, hands: Sequence[int], widow: int | None, engines: list[Engine]
+                 ) -> tuple[Any, int]:
+        """(score, nodes) on one deal."""
+        if self.setup.moon3:
+            return self._moon3(hands, widow, engines[0])
+        nodes = 0
+        order = range(len(self.searches))
+        if len(self.searches) > 1:
+            side = hands[self.side[0]] | hands[self.side[1]]
+            order = sorted(order, key=lambda k: -bin(side & self.trump_tiles[k]).count("1"))
+        for k in order:
+            search, engine = self.searches[k], engines[k]
+            engine.clear()
+            search.load(engine, hands)
+            before = engine.nodes
+            result = self._ask(engine)
+            nodes += engine.nodes - before
+            if result is not False:
+                return result, nodes
+        return False, nodes  # plunge or splash: no trump takes every trick
+
+    def _ask(self, engine: Engine) -> int | bool:
+        if self.exact:
+            return engine.exact()
+        if self.declaration == "nello":
+            return not engine.at_least(1)
+        return engine.at_least(ONE_MARK)  # sevens, plunge, splash: every trick
+
+    def _moon3(self, hands: Sequence[int], widow: int | None, engine: Engine
+               ) -> tuple[tuple[int, ...], int]:
+        # The eight discards share one table: the hands differ only in the
+        # discarded tile, so equal sets of tiles left are equal states.
+        assert widow is not None
+        search = self.searches[0]
+        engine.clear()
+        before = engine.nodes
+        seat = self.setup.seat
+        eight = hands[seat] | 1 << widow
+        values: list[int] = []
+        for discard in _discard_order(eight):
+            held = list(hands)
+            held[seat] = eight & ~(1 << discard)
+            search.load(engine, held)
+            # The last discard's value is a good first guess for the next.
+            values.append(engine.exact(values[-1] if values else -1))
+        return tuple(values), engine.nodes - before
+
+
+def _trump_mask(trump: str) -> int:
+    """The tiles of a declaration's trump suit (none for follow-me)."""
+    if trump == "doubles":
+        return T.mask_of(T.DOUBLES)
+    if trump in PIP_NAMES:
+        pip = PIP_NAMES.index(trump)
+        return T.mask_of(t for t in range(T.N_TILES) if pip in T.ENDS[t])
+    return 0
+
+
+def _discard_order(eight: int) -> list[int]:
+    """The eight tiles in discard tie-break order: 6-6, 6-5, ..., 0-0."""
+    return sorted(T.tiles_of(eight), reverse=True)
+
+
+def _position(setup: _Setup, hands: Mapping[int, tuple[int, ...]], trump: str, kind: str
+              ) -> Position:
+    seats = SEATS[:3] if setup.moon3 else SEATS
+    bid = 4 if setup.game == "moon" else (DOUBLES_NEEDED[kind][1] if kind != "standard"
+                                          else ONE_MARK)
+    return Position({
+        "game": setup.game,
+        "hands": {s: [T.name_of(t) for t in hands[SEAT_INDEX[s]]] for s in seats},
+        "contract": {"declarer": SEATS[setup.seat], "trump": trump, "bid": bid, "kind": kind,
+                     "doubles": setup.doubles if trump in _DOUBLES_OPTION_APPLIES else "high"}})
+
+
+# ------------------------------------------------------------------ dealing
+
+
+def deal_others(rng: random.Random, setup: _Setup) -> tuple[list[int], int | None]:
+    """One uniform deal of the tiles the seat does not hold (`solver.dealer`): a mask
+    per seat index (the seat's own hand included) and, in three-player Moon, the widow.
+    Successive deals from one generator are those of `Dealer.deals` with its seed."""
+    deal = setup.dealer.deal(rng)
+    hands = [0, 0, 0, 0]
+    for s, tiles in deal.hands.items():
+        hands[s] = T.mask_of(tiles)
+    return hands, deal.widow
+
+
+def _template(setup: _Setup) -> dict[int, tuple[int, ...]]:
+    """Some deal of the other tiles (in tile order), to build each declaration's tables."""
+    rest = setup.unseen
+    hands = {s: tuple(rest[7 * k:7 * k + 7]) for k, s in enumerate(setup.other_seats)}
+    return {**hands, setup.seat: setup.hand}
+
+
+# -------------------------------------------------------------------- advice
+
+
+def advise(hand: object, seat: object, *, game: object = "42", players: object = 4,
+           auction: object = None, doubles: object = "high", deals: object = DEFAULT_DEALS,
+           seed: object = None, threshold: object = DEFAULT_THRESHOLD, declarations: object = None,
+           deadline: float | None = None, token: CancelToken | None = None,
+           adaptive: bool = False, return_deals: bool = False,
+           threads: int | None = None) -> BidAdvice:
+    """Bid advice for ``hand`` (7 tiles) held by ``seat`` (SPEC.md, "Bid advice").
+
+    ``auction``: the highest bid so far, or the calls so far (bids, ``"pass"``,
+    or ``{"seat", "bid"}``); only higher bids are recommended. ``players``: 3
+    or 4 for Moon (default 4). ``declarations``: the names to consider
+    (default: every declaration of the game, plunge and splash when the hand
+    qualifies). ``deals`` deals from ``seed`` (a fresh one, reported, when
+    None); ``adaptive`` deals in rounds of 50 and stops once the
+    recommendation is settled (see `settled`). ``deadline`` (seconds) or
+    ``token`` stop the searches (`SearchCancelled`). Raises `PositionError`
+    for bad input.
+    """
+    started = time.perf_counter()
+    setup = _setup(hand, seat, game, players, auction, doubles, threshold, declarations)
+    if not _is_int(deals) or not 1 <= deals <= MAX_DEALS:  # type: ignore[operator]
+        raise PositionError("deals", f"must be a whole number 1..{MAX_DEALS}, not {deals!r}",
+                            "INVALID_VALUE")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2 ** 63)
+    elif not _is_int(seed) or seed < 0:  # type: ignore[operator]
+        raise PositionError("seed", f"must be a whole number >= 0, not {seed!r}", "INVALID_VALUE")
+    if token is None and deadline is not None:
+        token = CancelToken(deadline=time.monotonic() + deadline)
+    dealt: list[tuple[list[int], int | None]] = []
+    scores: dict[str, list[Any]] = {}
+    template = _template(setup)
+    # Plunge and splash ask the same question (the partner leads and names a trump
+    # that takes every trick): one evaluator answers both.
+    asked = {d: ("plunge" if "plunge" in setup.declarations else "splash")
+             if d in KIND_DECLARATIONS else d for d in setup.declarations}
+    questions = list(dict.fromkeys(asked.values()))
+    evaluators = [_Evaluator(setup, q, template) for q in questions]
+    answers: dict[str, list[Any]] = {q: [] for q in questions}
+    nodes = 0
+    rng = random.Random(seed)
+    target = int(deals)  # type: ignore[call-overload]
+    while len(dealt) < target:
+        batch = min(ADAPTIVE_BATCH if adaptive else target, target - len(dealt))
+        new = [deal_others(rng, setup) for _ in range(batch)]
+        results, batch_nodes = _score_deals(evaluators, new, token, threads)
+        nodes += batch_nodes
+        dealt += new
+        for q, column in zip(questions, results):
+            answers[q] += column
+        scores = {d: answers[asked[d]] for d in setup.declarations}
+        if adaptive:
+            rows = _summarise(setup, dealt, scores)[0]
+            if settled(rows, setup.threshold, setup.highest):
+                break
+    rows, discards = _summarise(setup, dealt, scores)
+    recommendation = recommend(rows, setup.threshold, setup.highest, setup.order)
+    rows = rank(rows, setup.threshold, setup.highest, setup.order)
+    return BidAdvice(
+        game=setup.game, players=setup.players, seat=SEATS[setup.seat],
+        hand=[T.name_of(t) for t in setup.hand], doubles=setup.doubles,
+        highest_bid=setup.highest, threshold=setup.threshold, deals=len(dealt), seed=int(seed),
+        declarations=rows, recommendation=recommendation,
+        seconds=time.perf_counter() - started, nodes=nodes, adaptive=adaptive,
+        dealt=_advised_deals(setup, dealt, scores, discards) if return_deals else None)
+
+
+def _score_deals(evaluators: list[_Evaluator], deals: list[tuple[list[int], int | None]],
+                 token: CancelToken | None, threads: int | None
+                 ) -> tuple[list[list[Any]], int]:
+    """Every evaluator on every deal, on ``threads`` threads (default: one per core).
+
+    The searches release the GIL; thread k takes deals k, k + n, ... so the
+    answer does not depend on the number of threads."""
+    n = max(1, min(threads or os.cpu_count() or 1, len(deals)))
+    results: list[list[Any]] = [[None] * len(deals) for _ in evaluators]
+    node_counts = [0] * n
+
+    def lane(k: int) -> None:
+        engines = [evaluate.engines(token) for evaluate in evaluators]
+        for i in range(k, len(deals), n):
+            hands, widow = deals[i]
+            for j, evaluate in enumerate(evaluators):
+                results[j][i], used = evaluate(hands, widow, engines[j])
+                node_counts[k] += used
+
+    try:
+        if n == 1:
+            lane(0)
+        else:
+            with ThreadPoolExecutor(max_workers=n) as pool:
+                for future in [pool.submit(lane, k) for k in range(n)]:
+                    future.result()
+    except Aborted:
+        raise SearchCancelled("bid advice stopped before it finished") from None
+    return results, sum(node_counts)
+
+
+def _choose_discards(dealt: list[tuple[list[int], int | None]], column: list[tuple[int, ...]]
+                     ) -> dict[int, int]:
+    """Three-player Moon: per widow, the position (in `_discard_order`) of the discard
+    with the highest mean over the deals with that widow; ties to the first."""
+    totals: dict[int, list[int]] = {}
+    for (hands, widow), values in zip(dealt, column):
+        assert widow is not None
+        sums = totals.setdefault(widow, [0] * len(values))
+        for k, v in enumerate(values):
+            sums[k] += v
+    return {w: max(range(len(s)), key=lambda k: (s[k], -k)) for w, s in totals.items()}
+
+
+def _summarise(setup: _Setup, dealt: list[tuple[list[int], int | None]],
+               scores: Mapping[str, list[Any]]
+               ) -> tuple[list[DeclarationAdvice], dict[str, dict[int, int]]]:
+    """Per declaration the distribution (or made count) and every bid's chance."""
+    rows = []
+    discards: dict[str, dict[int, int]] = {}
+    n = len(dealt)
+    for d in setup.declarations:
+        column = scores[d]
+        if setup.moon3:
+            choice = _choose_discards(dealt, column)
+            discards[d] = choice
+            column = [values[choice[widow]] for (_, widow), values in zip(dealt, column)]
+        bids = bids_on_offer(d, setup.game, setup.highest)
+        if d in POINT_DECLARATIONS:
+            top = 7 if setup.game == "moon" else 42
+            counts = Counter(column)
+            distribution: tuple[int, ...] | None = tuple(counts.get(v, 0) for v in range(top + 1))
+            made = None
+            chances = tuple(BidChance(b, sum(c for v, c in counts.items()
+                                             if v >= _target(b, setup.game)), n,
+                                      marks_of(b, setup.game)) for b in bids)
+        else:
+            distribution = None
+            made = sum(1 for v in column if v)
+            chances = tuple(BidChance(b, made, n, marks_of(b, setup.game)) for b in bids)
+        rows.append(DeclarationAdvice(
+            declaration=d, kind=d if d in KIND_DECLARATIONS else "standard",
+            unit=("tricks" if setup.game == "moon" else "points") if distribution else None,
+            distribution=distribution, made=made, bids=chances, deals=n))
+    return rows, discards
+
+
+def _target(bid: int, game: str) -> int:
+    """The value a bid needs: its points, 42 for marks (every trick); Moon its tricks, 7 for 21."""
+    if game == "moon":
+        return 7 if bid == 21 else bid
+    return min(bid, ONE_MARK)
+
+
+def _key(row: DeclarationAdvice, chance: BidChance, order: Sequence[str]) -> tuple:
+    """SPEC tie-break between declarations at one bid: higher P(make), then higher mean
+    (make-or-set declarations have none and come after), then table order."""
+    mean = row.mean
+    return (chance.made, mean is not None, mean or 0.0, -order.index(row.declaration))
+
+
+def _candidates(rows: Iterable[DeclarationAdvice], threshold: float, highest: int | None
+                ) -> list[tuple[DeclarationAdvice, BidChance]]:
+    return [(row, c) for row in rows for c in row.bids
+            if (highest is None or c.bid > highest) and c.p_make >= threshold]
+
+
+def recommend(rows: Sequence[DeclarationAdvice], threshold: float, highest: int | None,
+              order: Sequence[str] = ORDER_42) -> Recommendation:
+    """The highest bid above ``highest`` whose P(make) reaches ``threshold``, over every
+    declaration (ties: SPEC order, see `_key`); pass when there is none."""
+    found = _candidates(rows, threshold, highest)
+    if not found:
+        return Recommendation(None)
+    row, chance = max(found, key=lambda rc: (rc[1].bid, _key(rc[0], rc[1], order)))
+    return Recommendation(chance.bid, row.declaration, chance)
+
+
+def rank(rows: Sequence[DeclarationAdvice], threshold: float, highest: int | None,
+         order: Sequence[str] = ORDER_42) -> list[DeclarationAdvice]:
+    """Declarations best first: by the highest bid each would recommend, then the
+    recommendation's tie-break; those that reach no bid by mean, then table order."""
+    def key(row: DeclarationAdvice) -> tuple:
+        found = _candidates([row], threshold, highest)
+        if found:
+            chance = max((c for _, c in found), key=lambda c: c.bid)
+            return (1, chance.bid) + _key(row, chance, order)
+        first = row.bids[0] if row.bids else BidChance(0, 0, 0, 1)
+        return (0, 0) + _key(row, first, order)
+    return sorted(rows, key=key, reverse=True)
+
+
+def settled(rows: Sequence[DeclarationAdvice], threshold: float, highest: int | None) -> bool:
+    """Whether more deals would hardly change the recommendation: the recommended bid's
+    Wilson interval lies above the threshold and every higher bid's below it (for a
+    pass: every bid's interval lies below the threshold)."""
+    chosen = recommend(rows, threshold, highest)
+    floor = chosen.bid if chosen.bid is not None else -1
+    for row in rows:
+        for c in row.bids:
+            if highest is not None and c.bid <= highest:
+                continue
+            low, high = c.interval
+            if c.bid > floor and high >= threshold:
+                return False
+    if chosen.chance is not None and chosen.chance.interval[0] < threshold:
+        return False
+    return True
+
+
+def _advised_deals(setup: _Setup, dealt: list[tuple[list[int], int | None]],
+                   scores: Mapping[str, list[Any]], discards: Mapping[str, dict[int, int]]
+                   ) -> list[AdvisedDeal]:
+    out = []
+    for i, (hands, widow) in enumerate(dealt):
+        values: dict[str, int | bool] = {}
+        chosen: dict[str, str] = {}
+        for d in setup.declarations:
+            value = scores[d][i]
+            if setup.moon3:
+                assert widow is not None
+                k = discards[d][widow]
+                value = value[k]
+                chosen[d] = T.name_of(_discard_order(hands[setup.seat] | 1 << widow)[k])
+            values[d] = value
+        out.append(AdvisedDeal(
+            hands={SEATS[s]: [T.name_of(t) for t in T.tiles_of(hands[s])] for s in setup.seats()},
+            widow=T.name_of(widow) if widow is not None else None, values=values,
+            discards=chosen if setup.moon3 else None))
+    return out
+
+
+# ------------------------------------------------------------ JSON requests
+
+REQUEST_FIELDS = frozenset({"hand", "hands", "seat", "game", "players", "auction", "doubles",
+                            "deals", "seed", "threshold", "declarations", "adaptive", "id"})
+
+
+def request_from_json(data: Mapping[str, Any] | str) -> dict[str, Any]:
+    """The `advise` arguments of a JSON request: ``{"hand": [...], "seat": "N", ...}``
+    (any keyword of `advise` but the deadline), or a seat's view before the lead
+    (``{"seat": "E", "hands": {"E": [...]}, "auction": [...]}``)."""
+    data = json_object(data, "request", "a bid request")
+    for key in data:
+        if key not in REQUEST_FIELDS:
+            raise PositionError(str(key), "unknown field of a bid request", "UNKNOWN_FIELD")
+    if "seat" not in data:
+        raise PositionError("seat", "required", "MISSING_FIELD")
+    args = {k: v for k, v in data.items() if k not in ("hand", "hands", "seat", "id")}
+    if "hand" in data:
+        hand = data["hand"]
+    elif isinstance(data.get("hands"), Mapping) and data["seat"] in data["hands"]:
+        hand = data["hands"][data["seat"]]
+    else:
+        raise PositionError("hand", "required (the seat's 7 tiles)", "MISSING_FIELD")
+    return {"hand": hand, "seat": data["seat"], **args}
+
+
+__all__ = ["AdvisedDeal", "BidAdvice", "BidChance", "DeclarationAdvice", "Recommendation",
+           "advise", "bids_on_offer", "marks_of", "rank", "recommend", "request_from_json",
+           "settled", "wilson"]

@@ -1,0 +1,122 @@
+"""`t42 bid`: what to bid with seven tiles (bid advice over random deals)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..bidding import BidAdvice, advise, request_from_json
+from .common import Record, guarded, read_records, run_records
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("bid", help="what to bid with seven tiles, and how sure",
+                       description="Bid advice: deals the other tiles at random and, for every "
+                                   "declaration, gives P(make) of every bid (declarer leading, "
+                                   "double dummy), the mean value and the recommended bid. "
+                                   "The hand comes from the arguments, or JSON / JSON Lines on "
+                                   "standard input ({\"hand\": [...], \"seat\": \"N\", ...}); "
+                                   "options fill in what a JSON request leaves out.")
+    p.add_argument("tiles", nargs="*", help="the seven tiles, e.g. 6-6 6-4 5-5 4-4 3-3 2-0 1-1 "
+                                            "(none: read JSON requests from stdin)")
+    p.add_argument("--seat", help="the seat holding the hand (default N; a JSON request's "
+                                  "own seat comes first)")
+    p.add_argument("--game", choices=("42", "moon"), help="game (default 42)")
+    p.add_argument("--players", type=int, choices=(3, 4), help="Moon players (default 4)")
+    p.add_argument("--auction", help="the calls so far, comma-separated (30,pass,31), or "
+                                     "the highest bid; only higher bids are recommended")
+    p.add_argument("--doubles", choices=("high", "low", "suit"),
+                   help="doubles in follow-me and nello (default high)")
+    p.add_argument("--declarations", help="declarations to consider, comma-separated "
+                                          "(default: all; plunge/splash when the hand qualifies)")
+    p.add_argument("--deals", type=int, help="random deals (default 200)")
+    p.add_argument("--seed", type=int, help="seed of the deals (default: a fresh one, reported)")
+    p.add_argument("--threshold", type=float, help="P(make) a recommended bid needs "
+                                                   "(default 0.75)")
+    p.add_argument("--adaptive", action="store_true", default=None,
+                   help="deal in rounds of 50 and stop once the recommendation is settled")
+    p.add_argument("--timeout", type=float, help="give up after this many seconds")
+    p.add_argument("--json", action="store_true", help="one JSON object per hand")
+    p.add_argument("--with-deals", action="store_true",
+                   help="with --json: add every deal and what each declaration scored on it")
+    p.set_defaults(run=run_bid)
+
+
+def _auction(text: str | None) -> list[Any] | None:
+    if text is None:
+        return None
+    return [int(call) if call.strip().isdigit() else call.strip() for call in text.split(",")]
+
+
+def option_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The `advise` keywords given as options (None: not given)."""
+    given = {"seat": args.seat, "game": args.game, "players": args.players,
+             "auction": _auction(args.auction), "doubles": args.doubles,
+             "declarations": args.declarations.split(",") if args.declarations else None,
+             "deals": args.deals, "seed": args.seed, "threshold": args.threshold,
+             "adaptive": args.adaptive}
+    return {k: v for k, v in given.items() if v is not None}
+
+
+def _pct(p: float) -> str:
+    return f"{round(100 * p):d}%"
+
+
+def bid_name(bid: int, game: str) -> str:
+    if game == "moon":
+        return "21 (moon)" if bid == 21 else f"{bid} tricks"
+    if bid >= 42:
+        marks = bid // 42
+        return f"{bid} ({marks} mark{'s' if marks > 1 else ''})"
+    return str(bid)
+
+
+def _column(bid: int, game: str) -> str:
+    return f"{bid // 42}m" if game == "42" and bid >= 42 else str(bid)
+
+
+def format_advice(advice: BidAdvice) -> str:
+    """The hand, the recommendation, and a declaration-by-bid grid of P(make), best first."""
+    players = f", {advice.players} players" if advice.game == "moon" else ""
+    doubles = f", doubles {advice.doubles}" if advice.doubles != "high" else ""
+    auction = f"; highest bid so far {advice.highest_bid}" if advice.highest_bid else ""
+    lines = [f"{'Moon' if advice.game == 'moon' else '42'}{players}{doubles}: {advice.seat} "
+             f"holds {' '.join(advice.hand)}{auction}",
+             f"{advice.deals} deals (seed {advice.seed}), {advice.seconds:.2f} s, "
+             f"{advice.nodes:,} nodes", ""]
+    rec = advice.recommendation
+    if rec.chance is None or rec.bid is None:
+        lines.append(f"Recommended: pass (no bid reaches P(make) {_pct(advice.threshold)})")
+    else:
+        low, high = rec.chance.interval
+        unit = "points" if advice.game == "moon" else "marks"
+        lines.append(f"Recommended: {bid_name(rec.bid, advice.game)} {rec.declaration}, P(make) "
+                     f"{_pct(rec.chance.p_make)} [{_pct(low)}, {_pct(high)}], "
+                     f"E[{unit}] {rec.chance.e_marks:+.2f}")
+    bids = sorted({c.bid for d in advice.declarations for c in d.bids})
+    lines += ["", "P(make) by bid, best first (declarer leads; plunge and splash: partner)",
+              "  declaration   mean " + "".join(f"{_column(b, advice.game):>5}" for b in bids)]
+    for row in advice.declarations:
+        mean = f"{row.mean:6.1f}" if row.mean is not None else "     -"
+        cells = []
+        for b in bids:
+            chance = row.chance(b)
+            cells.append(f"{_pct(chance.p_make):>5}" if chance is not None else "     ")
+        lines.append(f"  {row.declaration:11} {mean}" + "".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+@guarded
+def run_bid(args: argparse.Namespace) -> int:
+    options = option_values(args)
+    deadline = args.timeout
+
+    def handle(data: Any) -> tuple[dict, str]:
+        if isinstance(data, dict) and "seat" not in data:
+            data = {**data, "seat": options.get("seat", "N")}
+        request = {**options, **request_from_json(data)}
+        advice = advise(**request, deadline=deadline, return_deals=args.with_deals)
+        return advice.to_json(), format_advice(advice)
+
+    records = [Record(None, {"hand": args.tiles})] if args.tiles else read_records(None)
+    return run_records(records, args.json, handle)

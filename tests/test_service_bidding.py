@@ -1,0 +1,129 @@
+"""The BidAdvice RPC on a real server: the same advice as the Python API and the CLI for
+a seed, bad hands as INVALID_ARGUMENT with field violations, deadlines honoured."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import grpc
+import pytest
+from grpc_helpers import assert_invalid, scrape, wait_for
+
+from solver.bidding import advise
+from texas42.v1 import bidding_pb2 as bid_pb
+from texas42.v1 import hand_analysis_pb2 as hand_pb
+from texas42.v1 import position_pb2 as pb
+
+TIMEOUT = 60
+SERVICE = "/texas42.v1.HintService/"
+HAND = ["6-6", "6-4", "5-5", "4-4", "3-3", "2-0", "1-1"]
+DECLARATIONS = {"fours": pb.DECLARATION_FOURS, "sevens": pb.DECLARATION_SEVENS}
+SEAT = {pb.SEAT_NORTH: "N", pb.SEAT_EAST: "E", pb.SEAT_SOUTH: "S", pb.SEAT_WEST: "W"}
+DECL_NAME = {v: k for k, v in DECLARATIONS.items()}
+KIND_NAME = {pb.CONTRACT_KIND_PLUNGE: "plunge", pb.CONTRACT_KIND_SPLASH: "splash"}
+
+
+def request(**fields) -> bid_pb.BidAdviceRequest:
+    base = dict(hand=HAND, seat=pb.SEAT_WEST, deals=6, seed=21,
+                declarations=[bid_pb.BidDeclaration(declaration=DECLARATIONS["fours"]),
+                              bid_pb.BidDeclaration(declaration=DECLARATIONS["sevens"]),
+                              bid_pb.BidDeclaration(kind=pb.CONTRACT_KIND_SPLASH)],
+                auction=[hand_pb.AuctionCall(seat=pb.SEAT_SOUTH, bid=30),
+                         hand_pb.AuctionCall(seat=pb.SEAT_WEST, bid=0)])
+    base.update(fields)
+    return bid_pb.BidAdviceRequest(**base)
+
+
+def name(choice: bid_pb.BidDeclaration) -> str:
+    return KIND_NAME.get(choice.kind) or DECL_NAME[choice.declaration]
+
+
+def chance_json(c: bid_pb.BidChance) -> dict:
+    return {"bid": c.bid, "made": c.made, "p_make": round(c.p_make, 6), "low": round(c.low, 6),
+            "high": round(c.high, 6), "e_marks": round(c.e_marks, 6)}
+
+
+def advice_json(a: bid_pb.BidAdvice) -> dict:
+    """The message in the form of `BidAdvice.to_json` (time and nodes left out)."""
+    rec = a.recommendation
+    units = {hand_pb.VALUE_UNIT_POINTS: "points", hand_pb.VALUE_UNIT_TRICKS: "tricks"}
+    return {
+        "game": {pb.GAME_FORTY_TWO: "42", pb.GAME_MOON: "moon"}[a.game], "players": a.players,
+        "seat": SEAT[a.seat], "hand": list(a.hand),
+        "doubles": {pb.DOUBLES_OPTION_HIGH: "high", pb.DOUBLES_OPTION_LOW: "low",
+                    pb.DOUBLES_OPTION_SUIT: "suit"}[a.doubles],
+        "highest_bid": a.highest_bid if a.HasField("highest_bid") else None,
+        "threshold": a.threshold, "deals": a.deals, "seed": a.seed, "adaptive": a.adaptive,
+        "recommendation": {"bid": "pass"} if rec.is_pass else
+        {"declaration": name(rec.declaration), **chance_json(rec.chance)},
+        "declarations": [{
+            "declaration": name(d.declaration),
+            "kind": KIND_NAME.get(d.declaration.kind, "standard"),
+            "unit": units.get(d.unit),
+            "mean": round(d.mean, 6) if d.HasField("mean") else None,
+            "distribution": list(d.distribution) or None,
+            "made": d.made if d.HasField("made") else None,
+            "bids": [chance_json(c) for c in d.bids]} for d in a.declarations],
+    }
+
+
+def test_rpc_python_and_cli_agree_for_a_seed(stub):
+    answer = stub.BidAdvice(request(), timeout=TIMEOUT).advice
+    api = advise(HAND, "W", deals=6, seed=21, declarations=["fours", "sevens", "splash"],
+                 auction=[{"seat": "S", "bid": 30}, {"seat": "W", "bid": "pass"}]).to_json()
+    cli = subprocess.run([sys.executable, "-m", "solver", "bid", *HAND, "--seat", "W",
+                          "--deals", "6", "--seed", "21", "--declarations",
+                          "fours,sevens,splash", "--auction", "30,pass", "--json"],
+                         capture_output=True, text=True, timeout=TIMEOUT)
+    assert cli.returncode == 0, cli.stderr
+    cli_json = json.loads(cli.stdout)
+    for doc in (api, cli_json):
+        doc.pop("seconds"), doc.pop("nodes")
+    assert advice_json(answer) == api == cli_json
+    assert answer.nodes > 0 and answer.seconds > 0
+    assert [name(d.declaration) for d in answer.declarations][0] == "splash"
+
+
+def test_without_a_seed_the_answer_names_the_seed_that_repeats_it(stub):
+    first = stub.BidAdvice(request(seed=None, deals=3), timeout=TIMEOUT).advice
+    again = stub.BidAdvice(request(seed=first.seed, deals=3), timeout=TIMEOUT).advice
+    assert advice_json(first) == advice_json(again)
+
+
+@pytest.mark.parametrize("fields, field, code", [
+    (dict(hand=HAND[:6]), "hand", "HAND_SIZE"),
+    (dict(hand=HAND[:6] + ["4-4"]), "hand[6]", "DUPLICATE_TILE"),
+    (dict(hand=HAND[:6] + ["9-9"]), "hand[6]", "UNKNOWN_TILE"),
+    (dict(game=pb.GAME_MOON, players=3, seat=pb.SEAT_EAST, declarations=[]), "hand[5]",
+     "NOT_IN_TILE_SET"),
+    (dict(auction=[hand_pb.AuctionCall(bid=31), hand_pb.AuctionCall(bid=31)]),
+     "auction[1].bid", "BID_NOT_HIGHER"),
+    (dict(seat=pb.SEAT_UNSPECIFIED), "seat", "MISSING_FIELD"),
+    (dict(threshold=0.0), "threshold", "INVALID_VALUE"),
+    (dict(declarations=[bid_pb.BidDeclaration()]), "declarations[0].declaration",
+     "UNKNOWN_DECLARATION"),
+    (dict(hand=["6-5", "6-4", "5-4", "4-3", "3-2", "2-1", "1-0"],
+          declarations=[bid_pb.BidDeclaration(kind=pb.CONTRACT_KIND_PLUNGE)]),
+     "declarations[0]", "PLUNGE_NEEDS_FOUR_DOUBLES"),
+])
+def test_bad_hand_is_invalid_argument_with_the_field(stub, fields, field, code):
+    assert_invalid(lambda: stub.BidAdvice(request(**fields), timeout=TIMEOUT), field, code)
+
+
+def test_deadline_stops_the_advice(server, stub):
+    def cancelled() -> float:
+        return scrape(server.metrics_port).get('t42_solver_jobs_total{outcome="cancelled"}', 0.0)
+
+    before = cancelled()
+    with pytest.raises(grpc.RpcError) as err:
+        # 100,000 deals take minutes; the call allows half a second.
+        stub.BidAdvice(request(deals=100_000, declarations=[]), timeout=0.5)
+    assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    wait_for(lambda: cancelled() == before + 1
+             and scrape(server.metrics_port).get("t42_solver_busy_workers") == 0)
+    assert wait_for(lambda: [e for e in server.log("rpc") if e["method"] == SERVICE + "BidAdvice"
+                             and e["code"] == "DEADLINE_EXCEEDED"])
+    # The server goes on answering.
+    assert stub.BidAdvice(request(deals=2), timeout=TIMEOUT).advice.deals == 2
