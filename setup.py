@@ -3,8 +3,12 @@
 The Python modules of the API in ``proto/texas42/v1/*.proto`` are generated at
 build time (never committed) into the ``texas42.v1`` package at the project
 root, with mypy-protobuf type stubs beside them and the Connect (HTTP/JSON)
-modules of connect-python (``*_connect.py``, from its protoc plugin). Generation runs before the
-packages are collected, so ordinary, isolated and editable builds all ship it.
+modules of connect-python (``*_connect.py``, from its protoc plugin); the
+.proto files are copied beside them too, so an installed package carries its
+API definition (``importlib.resources.files("texas42.v1") / "hint_service.proto"``).
+Generation runs before the packages are collected, so ordinary, isolated and
+editable builds all ship it. The Cython core is always compiled from
+``solver/_core.pyx``.
 """
 
 from __future__ import annotations
@@ -79,6 +83,9 @@ def generate_grpc_modules() -> None:
                 raise SystemExit("protoc failed on " + ", ".join(protos))
         finally:
             os.chdir(cwd)
+    # Ship the API definition with the code generated from it.
+    for proto in protos:
+        shutil.copyfile(PROTO_ROOT / proto, ROOT / proto)
     # Make the generated directories regular packages (typed: stubs beside them).
     for package in GENERATED_PACKAGES:
         directory = ROOT.joinpath(*package.split("."))
@@ -97,7 +104,9 @@ extensions = [
 setup(
     packages=find_packages(include=["solver", "solver.*", "server", "server.*"])
     + GENERATED_PACKAGES,
-    package_data={**{package: ["*.pyi", "py.typed"] for package in GENERATED_PACKAGES},
+    package_data={**{package: ["*.pyi", "py.typed", "*.proto"] for package in GENERATED_PACKAGES},
+                  "solver": ["py.typed"], "server": ["py.typed"],
                   "solver.web": ["*.html", "*.css", "*.js", "*.json"]},  # the web page
+    exclude_package_data={"solver": ["*.c", "*.pyx"]},
     ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}),
 )

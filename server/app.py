@@ -2,13 +2,15 @@
 
 SIGTERM (or SIGINT) marks every service NOT_SERVING, lets calls in flight
 finish within the grace period (cancelling the searches of those that do
-not), then exits with status 0.
+not), then exits with status 0. A second SIGTERM or SIGINT during that drain
+exits at once, with status 128 + the signal's number.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
 from dataclasses import dataclass
@@ -20,10 +22,10 @@ from grpc_reflection.v1alpha import reflection
 
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
 
-from .pool import SolverPool, default_workers
 from .http_app import start_http
+from .pool import SolverPool, default_workers, hold_file_from_environment
 from .servicer import SERVICE_NAME, HintServicer
-from .telemetry import Metrics, TelemetryInterceptor, log_event
+from .telemetry import MAX_REQUEST_BYTES, Metrics, TelemetryInterceptor, log_event
 
 DEFAULT_PORT = 50051
 DEFAULT_MAX_QUEUE = 64
@@ -62,11 +64,13 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
     _configure_logging()
     workers = config.workers or default_workers()
     metrics = Metrics() if config.metrics_port is not None else None
-    pool = SolverPool(workers, config.max_queue, observer=metrics)
+    pool = SolverPool(workers, config.max_queue, observer=metrics,
+                      hold_file=hold_file_from_environment())
     server = grpc.aio.server(
         interceptors=[TelemetryInterceptor(metrics)],
         # One server per port: never share a port with another process silently.
-        options=[("grpc.so_reuseport", 0)],
+        options=[("grpc.so_reuseport", 0),
+                 ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)],
     )
     servicer = HintServicer(pool)
     service_grpc.add_HintServiceServicer_to_server(servicer, server)
@@ -81,8 +85,14 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
         raise ServerError(f"cannot listen on {address}: {exc}") from None
     if port == 0:
         raise ServerError(f"cannot listen on {address}")
-    metrics_port = metrics.serve_http(config.host, config.metrics_port) \
-        if metrics is not None and config.metrics_port is not None else None
+    metrics_port = None
+    if metrics is not None and config.metrics_port is not None:
+        try:
+            metrics_port = metrics.serve_http(config.host, config.metrics_port)
+        except OSError as exc:
+            await server.stop(None)
+            raise ServerError(f"cannot serve metrics on {config.host}:{config.metrics_port}: "
+                              f"{exc.strerror or exc}") from None
 
     await server.start()
     try:
@@ -103,13 +113,25 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
         loop.add_signal_handler(signum, stop.set)
     await stop.wait()
 
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, _exit_now, signum)
     log_event("draining", grace_s=config.grace)
     await health_servicer.enter_graceful_shutdown()
     # Both transports drain at once; calls still running after the grace period are cancelled.
     await asyncio.gather(server.stop(config.grace),
                          http.stop(config.grace) if http is not None else asyncio.sleep(0))
-    pool.shutdown()
+    await asyncio.to_thread(pool.shutdown)  # off the loop: a second signal still gets through
     log_event("stopped")
+
+
+def _exit_now(signum: int) -> None:
+    """A second SIGTERM/SIGINT while draining: stop waiting for anything and exit."""
+    log_event("forced_stop", signal=signal.Signals(signum).name)
+    for handler in logging.getLogger("t42.server").handlers:
+        handler.flush()
+    sys.stdout.flush()
+    # Worker threads may be deep in a search; os._exit does not wait for them.
+    os._exit(128 + signum)
 
 
 def run(config: ServerConfig) -> None:

@@ -22,6 +22,7 @@ from texas42.v1 import deal_table_pb2 as table_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
+from texas42.v1 import view_pb2 as view_pb
 
 #: JSON seat letter <-> proto Seat value and Hands field name.
 SEAT_OF_ENUM: dict[Any, str] = {pb.SEAT_NORTH: "N", pb.SEAT_EAST: "E", pb.SEAT_SOUTH: "S",
@@ -376,3 +377,72 @@ def _seat_best_to_proto(seat: str, best: SeatBest) -> table_pb.SeatBest:
     if best.bid is not None:
         message.bid = best.bid
     return message
+
+
+# ------------------------------------------------------------------ views
+
+
+#: JSON place name (solver.deals) <-> proto Place value.
+ENUM_OF_PLACE: dict[str, Any] = {"N": view_pb.PLACE_NORTH, "E": view_pb.PLACE_EAST,
+                                 "S": view_pb.PLACE_SOUTH, "W": view_pb.PLACE_WEST,
+                                 "discard": view_pb.PLACE_DISCARD}
+
+
+def view_to_json(message: view_pb.View) -> dict[str, Any]:
+    """The SPEC JSON view of a proto `View`; unset fields are left out.
+
+    The position fields go through `position_to_json`; ``seat``, ``players``
+    and ``auction`` are the view's own. Raises `PositionError` (JSON path)
+    only for an enum number outside the API.
+    """
+    data = position_to_json(pb.Position(
+        game=message.game, hands=message.hands if message.HasField("hands") else None,
+        contract=message.contract if message.HasField("contract") else None,
+        plays=message.plays, widow=message.widow, discard=message.discard))
+    if message.seat:
+        data["seat"] = _enum(SEAT_OF_ENUM, message.seat, "seat", "seat", "UNKNOWN_SEAT")
+    if message.players:
+        data["players"] = message.players
+    if message.auction:
+        data["auction"] = [_call_to_json(call, f"auction[{i}]")
+                           for i, call in enumerate(message.auction)]
+    return data
+
+
+def view_from_json(data: Mapping[str, Any]) -> view_pb.View:
+    """A proto `View` from a SPEC JSON view (a client-side convenience; the server
+    validates). Position fields as `position_from_json` reads them."""
+    position = position_from_json(data)
+    message = view_pb.View(game=position.game, hands=position.hands,
+                           contract=position.contract if data.get("contract") is not None
+                           else None,
+                           plays=position.plays, widow=position.widow, discard=position.discard)
+    if data.get("seat") is not None:
+        message.seat = _value_of(SEAT_OF_ENUM, str(data["seat"]).upper(), "seat")
+    if data.get("players") is not None:
+        message.players = int(data["players"])
+    for i, call in enumerate(data.get("auction") or []):
+        entry = message.auction.add()
+        if call.get("seat") is not None:
+            entry.seat = _value_of(SEAT_OF_ENUM, str(call["seat"]).upper(), f"auction[{i}].seat")
+        bid = call.get("bid", "pass")
+        if str(bid).lower() != "pass":
+            entry.bid = int(bid)
+    return message
+
+
+def view_field_path(json_field: str) -> str:
+    """The request field path of a `PositionError` raised on the request's ``view``."""
+    return "view" if json_field == "view" else proto_field_path(json_field, "view")
+
+
+def count_deals_to_proto(count: int, probabilities: Mapping[str, Mapping[str, float]],
+                         to_move: str | None, side: str) -> Any:
+    """The CountDeals response: the count, and each tile's place probabilities in order."""
+    return view_pb.CountDealsResponse(
+        count=count,
+        tiles=[view_pb.TileProbabilities(tile=tile, places=[
+            view_pb.PlaceProbability(place=ENUM_OF_PLACE[place], probability=p)
+            for place, p in places.items()]) for tile, places in probabilities.items()],
+        to_move=ENUM_OF_SEAT[to_move] if to_move else pb.SEAT_UNSPECIFIED,
+        declaring=side == "declaring")

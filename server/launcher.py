@@ -30,8 +30,10 @@ class ServerProcess:
     waits on, nor costs CPU in, the parent.
     """
 
-    def __init__(self, *args: str, host: str = "127.0.0.1", start_timeout: float = 30.0) -> None:
+    def __init__(self, *args: str, host: str = "127.0.0.1", start_timeout: float = 30.0,
+                 env: Optional[dict[str, str]] = None) -> None:
         self.args = ["serve", "--host", host, "--port", "0", *args]
+        self.env = env or {}
         self.host = host
         self.start_timeout = start_timeout
         self.port = 0
@@ -48,7 +50,7 @@ class ServerProcess:
         """Start the child and wait until it listens; raises RuntimeError if it does not."""
         self.process = subprocess.Popen(t42_command() + self.args, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=self._log,
-                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                        env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
         deadline = time.monotonic() + self.start_timeout
         while time.monotonic() < deadline and self.process.poll() is None:
             listening = self.log("listening")
@@ -77,10 +79,10 @@ class ServerProcess:
                 events.append(record)
         return events
 
-    def terminate(self) -> None:
-        """Send SIGTERM: the server drains calls in flight and exits."""
+    def terminate(self, signum: int = signal.SIGTERM) -> None:
+        """Send SIGTERM (or ``signum``): the server drains calls in flight and exits."""
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
+            self.process.send_signal(signum)
 
     def wait(self, timeout: Optional[float] = None) -> int:
         """Wait for the child to exit; its exit status."""

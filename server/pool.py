@@ -4,6 +4,13 @@ Searches release the GIL, so a pool of threads sized to the cores solves in
 parallel while the event loop keeps serving. Calls are admitted up to
 ``workers + max_queue`` at a time; past that `Overloaded` is raised at once so
 the service answers RESOURCE_EXHAUSTED instead of queueing without bound.
+
+For the service's own tests, the environment variable ``T42_SERVE_HOLD_FILE``
+names a file: while it exists, a worker that takes a job waits (busy) before
+solving, until the file is removed or the job's token is cancelled or its
+deadline passes. Tests so hold a call open for as long as they need, whatever
+the speed of the machine or the solver; the search then runs with the token as
+it is (a cancelled token stops it at once).
 """
 
 from __future__ import annotations
@@ -13,13 +20,19 @@ import contextlib
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Callable, Iterator, Optional, Protocol, TypeVar
 
 import grpc
 
 from solver import CancelToken, PositionError, SearchCancelled
 
+from .deadlines import CallDeadline
+
 T = TypeVar("T")
+
+#: Environment variable naming the test-only hold file (see the module docstring).
+HOLD_FILE_ENV = "T42_SERVE_HOLD_FILE"
 
 
 def default_workers() -> int:
@@ -49,12 +62,14 @@ class SolverPool:
     """
 
     def __init__(self, workers: int, max_queue: int,
-                 observer: Optional[JobObserver] = None) -> None:
+                 observer: Optional[JobObserver] = None,
+                 hold_file: Optional[Path] = None) -> None:
         if workers < 1 or max_queue < 0:
             raise ValueError("workers must be >= 1 and max_queue >= 0")
         self.workers = workers
         self.max_queue = max_queue
         self.observer = observer
+        self.hold_file = hold_file
         self.admitted = 0
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="t42-solve")
 
@@ -76,6 +91,8 @@ class SolverPool:
 
     async def run(self, fn: Callable[[], T], token: CancelToken) -> T:
         """Run ``fn`` on a worker; if this coroutine is cancelled, stop the search too."""
+        if self.hold_file is not None:
+            fn = _held(fn, self.hold_file, token)
         job = self._observed(fn) if self.observer is not None else fn
         future = asyncio.get_running_loop().run_in_executor(self._executor, job)
         try:
@@ -110,20 +127,28 @@ class SolverPool:
         self._executor.shutdown(wait=True, cancel_futures=True)
 
 
-def token_for(context: grpc.aio.ServicerContext) -> CancelToken:
+def _held(fn: Callable[[], T], hold_file: Path, token: CancelToken) -> Callable[[], T]:
+    """``fn``, first waiting while ``hold_file`` exists and ``token`` has not stopped (tests)."""
+    def job() -> T:
+        while hold_file.exists() and not token.cancelled and not (
+                token.deadline is not None and time.monotonic() >= token.deadline):
+            time.sleep(0.005)
+        return fn()
+    return job
+
+
+def hold_file_from_environment() -> Optional[Path]:
+    """The test-only hold file, when ``T42_SERVE_HOLD_FILE`` is set."""
+    name = os.environ.get(HOLD_FILE_ENV)
+    return Path(name) if name else None
+
+
+def token_for(context: grpc.aio.ServicerContext, deadline: CallDeadline) -> CancelToken:
     """A cancel token that fires at the call's deadline or when the call ends early.
 
-    The deadline is fixed now because the search reads it when it starts;
-    a call cancelled by the client (or by shutdown) cancels the token too.
+    The search reads the deadline when it starts; a call cancelled by the
+    client (or by shutdown) cancels the token too.
     """
-    remaining: Optional[float] = context.time_remaining()
-    deadline = time.monotonic() + max(remaining, 0.0) if remaining is not None else 0.0
-    token = CancelToken(deadline=deadline)
+    token = CancelToken(deadline=deadline.deadline)
     context.add_done_callback(lambda _call: token.cancel())
     return token
-
-
-def deadline_passed(context: grpc.aio.ServicerContext) -> bool:
-    """Whether the call's deadline (if any) has passed."""
-    remaining = context.time_remaining()
-    return remaining is not None and remaining <= 0

@@ -20,15 +20,19 @@ import grpc
 
 from solver import CancelToken, Position, PositionError, SearchCancelled, make_or_set, solve
 from solver.analysis import analyze_hand
+from solver.deals import count_deals, tile_probabilities
 from solver.table import solve_deal
+from solver.view import View
 from texas42.v1 import deal_table_pb2 as table_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
 from texas42.v1 import position_pb2 as pb
+from texas42.v1 import view_pb2 as view_pb
 
 from . import convert, status
-from .pool import Overloaded, SolverPool, deadline_passed, token_for
+from .deadlines import CallDeadline
+from .pool import Overloaded, SolverPool, token_for
 from .telemetry import log_event
 
 T = TypeVar("T")
@@ -144,6 +148,17 @@ class HintServicer(service_grpc.HintServiceServicer):
                                        field_path=convert.deal_field_path)
         return service_pb.SolveDealResponse(table=table)
 
+    async def CountDeals(self, request: view_pb.CountDealsRequest,
+                         context: grpc.aio.ServicerContext) -> view_pb.CountDealsResponse:
+        """The exact number of deals consistent with a view and its tile probabilities."""
+        def work(token: CancelToken) -> view_pb.CountDealsResponse:
+            view = View(convert.view_to_json(request.view))
+            return convert.count_deals_to_proto(count_deals(view), tile_probabilities(view),
+                                                view.to_move, view.side)
+
+        return await self._solve_call(context, lambda token: self._run(work, token),
+                                      field_path=convert.view_field_path)
+
     # ------------------------------------------------------- shared machinery
 
     async def _run(self, work: Callable[[CancelToken], T], token: CancelToken) -> T:
@@ -157,9 +172,10 @@ class HintServicer(service_grpc.HintServiceServicer):
         ``field_path`` maps the JSON field path of a `PositionError` to the
         request's field path (by default: the request's ``position``).
         """
+        deadline = CallDeadline.of(context)
         try:
             with self.pool.admit():
-                token = token_for(context)
+                token = token_for(context, deadline)
                 try:
                     return await body(token)
                 except asyncio.CancelledError:
@@ -172,7 +188,7 @@ class HintServicer(service_grpc.HintServiceServicer):
                 field_path(exc.field), convert.proto_reason(exc.reason), exc.code))
         except SearchCancelled:
             failure = (grpc.StatusCode.DEADLINE_EXCEEDED, "deadline passed during the search") \
-                if deadline_passed(context) else (grpc.StatusCode.CANCELLED, "search cancelled")
+                if deadline.expired() else (grpc.StatusCode.CANCELLED, "search cancelled")
         except Exception as exc:  # never let a bug surface as UNKNOWN
             log_event("internal_error", error=repr(exc), traceback=traceback.format_exc())
             failure = grpc.StatusCode.INTERNAL, "internal error"

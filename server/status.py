@@ -28,3 +28,14 @@ def invalid_argument(field: str, reason: str, code: str) -> grpc.Status:
     status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=f"{field}: {reason}",
                                details=details)
     return rpc_status.to_status(status)
+
+
+def undecodable_request(detail: str) -> grpc.Status:
+    """INVALID_ARGUMENT for a request message that is not valid protobuf of its type
+    (garbage or truncated bytes, invalid UTF-8 in a string field)."""
+    info = error_details_pb2.ErrorInfo(reason="UNDECODABLE_REQUEST", domain=ERROR_DOMAIN)
+    packed = any_pb2.Any()
+    packed.Pack(info)
+    message = "request cannot be decoded" + (f": {detail}" if detail else "")
+    status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[packed])
+    return rpc_status.to_status(status)

@@ -7,11 +7,11 @@
 
 from ._core import CancelToken
 from .discard import DiscardTable, best_discards
-from .errors import PositionError, SearchCancelled
+from .errors import ArgumentError, PositionError, SearchCancelled
 from .position import SEATS, Contract, Position
 from .solve import DealSolver, MakeOrSetResult, SolveResult, legal_moves, make_or_set, solve
 
 __all__ = [
-    "CancelToken", "Contract", "DealSolver", "DiscardTable", "MakeOrSetResult", "Position", "PositionError",
+    "ArgumentError", "CancelToken", "Contract", "DealSolver", "DiscardTable", "MakeOrSetResult", "Position", "PositionError",
     "SEATS", "SearchCancelled", "SolveResult", "best_discards", "legal_moves", "make_or_set", "solve",
 ]

@@ -12,8 +12,15 @@ C tables (built from `solver.rules.Rules`), hands are 28-bit masks, and the
 search runs with the GIL released.
 """
 
+import math
+import numbers
+import operator
+
+from .errors import ArgumentError
+
 from libc.stdlib cimport calloc, free
-from libc.stdint cimport uint32_t, int8_t, int64_t
+from libc.string cimport memset
+from libc.stdint cimport uint32_t, uint16_t, uint8_t, int8_t, int64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from *:
@@ -30,6 +37,22 @@ cdef enum:
 
 ctypedef uint32_t mask_t
 
+# log2 of the table entries a search with this many tricks left wants: enough
+# for the trick-boundary states it visits, no more (a table is zeroed when made).
+cdef int[8] TABLE_BITS = [4, 4, 8, 11, 13, 15, 16, 17]
+
+cdef enum:
+    # Keys are put in canonical form from this many tricks left: the states
+    # two tricks from the end are the most numerous and cheapest to search again.
+    CANONICAL_TRICKS = 3
+
+cdef struct Ordering:
+    int base[2][2]      # [lead, follow][mover, other seat takes the trick it wants]
+    int power[2][2]     # per power point of the tile played, same cases
+    int count           # per count point: added when the trick goes well, else taken
+    int power_lost      # per power point when the trick goes to a seat it does not want
+
+
 cdef struct Tables:
     int nactive
     int next_seat[4]
@@ -41,9 +64,18 @@ cdef struct Tables:
     mask_t tiers[NCTX][MAXTIERS]
     int count[NT]
     int trick_points
-    mask_t stronger[NCTX][NT]   # tiles of higher power, for move ordering
-    mask_t compat[NT]           # tiles that can be interchangeable with t
-    mask_t between[NT][NT]      # tiles whose presence tells a from b
+    int likes[4][4]             # 1 when seat a wants the trick to go to seat b
+    mask_t matched[NCTX][NT]    # other tiles as strong as t when suit c is led
+    mask_t absolute             # tiles with the same nonzero power whatever is led
+    int free_lead               # 1 when the leader may lead any tile
+    int max_count               # the largest count of a tile
+    Ordering order[4]           # move-ordering weights of each seat
+    mask_t kin[NT]              # tiles of t's count and lead suit: candidates to be alike
+    uint16_t differ[NT][NT]     # suits in which a and b follow or can win differently
+    uint16_t spread[NT][NT]     # suits in which a tile could rank between a and b
+    mask_t stronger[NCTX][NT]   # tiles stronger than t when suit c is led
+    mask_t leads[NCTX]          # tiles that lead suit c
+    uint16_t always_live        # suits to check whoever holds what (the leader's tiers)
 
 cdef struct State:
     mask_t hand[4]
@@ -61,16 +93,21 @@ cdef struct TTEntry:
     int8_t lower
     int8_t upper
     int8_t best
-    int8_t depth        # tricks left: deeper entries saved more work, so they stay
+    uint8_t meta        # tricks left (low 3 bits) and the table generation (high 5)
 
 cdef struct Search:
     Tables* T
     State st
     TTEntry* tt
     int tt_shift
+    int tt_bits         # log2 of the entries allocated (0: not yet allocated)
+    int tt_max_bits     # the most the engine may allocate
+    uint8_t gen         # current generation, pre-shifted (multiple of 8)
     int64_t nodes
+    mask_t own[4]       # tiles known to belong to each seat (held when loaded)
     int aborted
     int* cancel_flag
+    int has_deadline
     double deadline
     int64_t node_limit
 
@@ -103,7 +140,7 @@ cdef inline int should_stop(Search* e) noexcept nogil:
         return 1
     if e.node_limit > 0 and e.nodes >= e.node_limit:
         return 1
-    if e.deadline > 0 and now() >= e.deadline:
+    if e.has_deadline and now() >= e.deadline:
         return 1
     return 0
 
@@ -138,89 +175,110 @@ cdef inline void play(Search* e, int t) noexcept nogil:
     s.ntrick = 0
 
 
-cdef inline void best_after(Search* e, int ctx, int seat, int* partner_best,
-                            int* opponent_best) noexcept nogil:
-    """Highest power the partners and the opponents of ``seat`` still to play in
-    this trick can play when suit ``ctx`` was led (0 when they have none)."""
+cdef inline int later_seats(Search* e, int ctx, int seat, int* seats, int* hi,
+                            int* lo) noexcept nogil:
+    """The seats still to play in this trick after ``seat`` when suit ``ctx`` was
+    led, with the highest and lowest power each of them can play; returns how many."""
     cdef State* s = &e.st
     cdef Tables* T = e.T
-    cdef int k, o = seat, pw, bp = 0, bo = 0
+    cdef int k, o = seat, pw, h, l, n = T.nactive - s.ntrick - 1
     cdef mask_t m
-    for k in range(T.nactive - s.ntrick - 1):
+    for k in range(n):
         o = T.next_seat[o]
         m = legal_mask(T, s.hand[o], ctx)
+        h = 0
+        l = POS_INF
         while m:
             pw = T.power[ctx][__builtin_ctz(m)]
             m &= m - 1
-            if T.maximizer[o] == T.maximizer[seat]:
-                if pw > bp:
-                    bp = pw
-            elif pw > bo:
-                bo = pw
-    partner_best[0] = bp
-    opponent_best[0] = bo
+            if pw > h:
+                h = pw
+            if pw < l:
+                l = pw
+        seats[k] = o
+        hi[k] = h
+        lo[k] = l
+    return n
+
+
+cdef inline int likely_winner(Tables* T, int n, int* seats, int* hi, int* lo, int cur,
+                              int owner) noexcept nogil:
+    """Who probably takes the trick now held by ``owner`` with power ``cur``.
+
+    Each later seat that wants the trick for itself takes it when it can; any
+    other seat plays low and takes it only when every tile it may play is
+    stronger (then it plays its strongest, for it is losing that trick anyway).
+    """
+    cdef int k, o
+    for k in range(n):
+        o = seats[k]
+        if T.likes[o][o] and not T.likes[o][owner]:
+            if hi[k] > cur:
+                cur = hi[k]
+                owner = o
+        elif lo[k] > cur:
+            cur = lo[k] if T.likes[o][o] else hi[k]
+            owner = o
+    return owner
 
 
 cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nogil:
     """Fill out[] with the legal tiles, the most promising first.
 
-    Cash sure winners, lead to a partner's winner, win a trick as cheaply as
-    possible, feed count to a partner who is sure to win, and otherwise shed
-    the least valuable tile. What the later seats can play is worked out once
-    per led suit, not once per move.
+    Each tile is scored by who probably takes the trick after it (see
+    likely_winner) and by the weights of the mover's ordering profile: the
+    rules' data (solver.rules.Ordering) for seats that want tricks, as in the
+    point games, or that want to lose them, as everybody does in nello.
+    What the later seats can play is worked out once per led suit.
     """
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef int seat = s.to_move
-    cdef int n = 0, i, j, t, ctx = 0, p, win_power = 0, score, bp = 0, bo = 0
-    cdef int partner_winning = 0
+    cdef int n = 0, i, j, t, ctx = 0, p, score, w, cur, owner, phase, who
+    cdef int win_power = 0, win_seat = seat, nlater = 0
     cdef int scores[8]
-    cdef int suit_bp[NCTX]
-    cdef int suit_bo[NCTX]
+    cdef int lseats[NCTX][3]
+    cdef int lhi[NCTX][3]
+    cdef int llo[NCTX][3]
+    cdef int nl[NCTX]
+    cdef Ordering* O = &T.order[seat]
     cdef mask_t m = legal
     if (legal & (legal - 1)) == 0:
         out[0] = __builtin_ctz(legal)     # a forced play needs no ordering
         return 1
-    if s.ntrick > 0:
+    phase = 0 if s.ntrick == 0 else 1
+    if phase:
         ctx = T.lead_suit[s.trick_tile[0]]
         j = 0
         for i in range(1, s.ntrick):
             if T.power[ctx][s.trick_tile[i]] > T.power[ctx][s.trick_tile[j]]:
                 j = i
         win_power = T.power[ctx][s.trick_tile[j]]
-        partner_winning = T.maximizer[s.trick_seat[j]] == T.maximizer[seat]
-        best_after(e, ctx, seat, &bp, &bo)
+        win_seat = s.trick_seat[j]
+        nl[ctx] = later_seats(e, ctx, seat, lseats[ctx], lhi[ctx], llo[ctx])
     else:
         for i in range(NCTX):
-            suit_bp[i] = -1
+            nl[i] = -1
     while m:
         t = __builtin_ctz(m)
         m &= m - 1
-        if s.ntrick == 0:
+        if phase == 0:
             ctx = T.lead_suit[t]
-            if suit_bp[ctx] < 0:
-                best_after(e, ctx, seat, &suit_bp[ctx], &suit_bo[ctx])
-            bp = suit_bp[ctx]
-            bo = suit_bo[ctx]
-            p = T.power[ctx][t]
-            if bo < p:
-                score = 1000 + 20 * T.count[t] + p      # a sure winner: cash it
-            elif bp > bo:
-                score = 700 + 20 * T.count[t] - p       # lead to partner's winner
-            else:
-                score = -20 * T.count[t] - p            # otherwise lead cheap
+            if nl[ctx] < 0:
+                nl[ctx] = later_seats(e, ctx, seat, lseats[ctx], lhi[ctx], llo[ctx])
+        p = T.power[ctx][t]
+        if phase == 0 or p > win_power:
+            cur = p
+            owner = seat
         else:
-            p = T.power[ctx][t]
-            if partner_winning and bo < win_power:
-                score = 20 * T.count[t] - p             # feed count to a sure winner
-            elif p > win_power and bo < p:
-                score = 500 + 20 * T.count[t] - p       # win, as cheaply as we can
-            elif bp > bo and bp > win_power:
-                score = 300 + 20 * T.count[t] - p       # partner will win: feed count
-            elif p > win_power:
-                score = 200 - p                         # lead the trick for now
-            else:
-                score = -20 * T.count[t] - p            # can't win: shed little
+            cur = win_power
+            owner = win_seat
+        w = likely_winner(T, nl[ctx], lseats[ctx], lhi[ctx], llo[ctx], cur, owner)
+        if T.likes[seat][w]:
+            who = 0 if w == seat else 1
+            score = O.base[phase][who] + O.power[phase][who] * p + O.count * T.count[t]
+        else:
+            score = O.power_lost * p - O.count * T.count[t]
         if t == ttbest:
             score += 100000
         j = n
@@ -234,9 +292,44 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
     return n
 
 
-cdef inline uint32_t boundary_key(Search* e) noexcept nogil:
+cdef uint32_t boundary_key(Search* e) noexcept nogil:
+    """Table key of a trick-boundary state: the tiles held, and the leader.
+
+    Each hand is first put in a canonical form: a tile is swapped for a
+    lower-numbered tile of the same seat already played when the two are
+    interchangeable now (see alike), so states that differ only in which of
+    such tiles was played share one entry (as in partition search). Only
+    tiles known to be the seat's (held when the engine was loaded) count,
+    and only with CANONICAL_TRICKS or more tricks left.
+    """
     cdef State* s = &e.st
-    return (s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]) | (<uint32_t>s.leader << 28)
+    cdef Tables* T = e.T
+    cdef mask_t held = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
+    cdef mask_t key = held, gone, m, cand, others, swap
+    cdef int x, a, b
+    cdef uint16_t live
+    if s.tricks_left < CANONICAL_TRICKS:
+        return key | (<uint32_t>s.leader << 28)
+    for x in range(4):
+        gone = e.own[x] & ~held
+        if gone == 0 or s.hand[x] == 0:
+            continue
+        others = held & ~s.hand[x]
+        live = 0xFFFF
+        m = s.hand[x]
+        while m:
+            a = __builtin_ctz(m)
+            m &= m - 1
+            cand = T.kin[a] & gone & (((<mask_t>1) << a) - 1)
+            while cand:
+                b = __builtin_ctz(cand)
+                cand &= cand - 1
+                if alike(e, a, b, &live, others, others):
+                    swap = ((<mask_t>1) << a) | ((<mask_t>1) << b)
+                    key ^= swap
+                    gone ^= swap
+                    break
+    return key | (<uint32_t>s.leader << 28)
 
 
 cdef inline TTEntry* tt_bucket(Search* e, uint32_t key) noexcept nogil:
@@ -244,28 +337,45 @@ cdef inline TTEntry* tt_bucket(Search* e, uint32_t key) noexcept nogil:
     return &e.tt[((<uint32_t>(key * 2654435761u)) >> e.tt_shift) << 1]
 
 
+cdef enum:
+    GEN_STEP = 8        # the generation lives above the 3 bits of tricks left
+    DEPTH_BITS = 7
+
+
+cdef inline int tt_live(Search* e, TTEntry* ent, uint32_t key) noexcept nogil:
+    return ent.key == key and (ent.meta & ~DEPTH_BITS) == e.gen
+
+
+cdef inline int tt_worth(Search* e, TTEntry* ent) noexcept nogil:
+    """How much an entry is worth keeping: its tricks left, -1 if from an older generation."""
+    if (ent.meta & ~DEPTH_BITS) != e.gen:
+        return -1
+    return ent.meta & DEPTH_BITS
+
+
 cdef inline TTEntry* tt_find(Search* e, uint32_t key) noexcept nogil:
     cdef TTEntry* b = tt_bucket(e, key)
-    if b[0].key == key:
+    if tt_live(e, &b[0], key):
         return &b[0]
-    if b[1].key == key:
+    if tt_live(e, &b[1], key):
         return &b[1]
     return NULL
 
 
 cdef inline TTEntry* tt_slot(Search* e, uint32_t key, int avail, int tricks_left) noexcept nogil:
-    """The entry for key, or a fresh one replacing the bucket's shallower entry."""
+    """The entry for key, or a fresh one replacing the bucket's less valuable entry."""
     cdef TTEntry* b = tt_bucket(e, key)
     cdef TTEntry* ent
-    if b[0].key == key:
+    if tt_live(e, &b[0], key):
         return &b[0]
-    if b[1].key == key:
+    if tt_live(e, &b[1], key):
         return &b[1]
-    ent = &b[0] if b[0].depth <= b[1].depth else &b[1]
+    ent = &b[0] if tt_worth(e, &b[0]) <= tt_worth(e, &b[1]) else &b[1]
     ent.key = key
     ent.lower = 0
     ent.upper = avail
-    ent.depth = tricks_left
+    ent.best = -1
+    ent.meta = e.gen | tricks_left
     return ent
 
 
@@ -293,16 +403,177 @@ cdef inline int last_trick(Search* e) noexcept nogil:
     return v
 
 
+cdef inline mask_t trick_mask(Search* e) noexcept nogil:
+    cdef mask_t m = 0
+    cdef int i
+    for i in range(e.st.ntrick):
+        m |= (<mask_t>1) << e.st.trick_tile[i]
+    return m
+
+
+cdef inline uint16_t live_suits(Search* e, mask_t others) noexcept nogil:
+    """Suits a tile of the mover may still meet other tiles in: those another
+    seat can lead, the suit of this trick, and the leader's tiers (sevens)."""
+    cdef Tables* T = e.T
+    cdef uint16_t live = T.always_live
+    cdef int c
+    for c in range(NCTX):
+        if others & T.leads[c]:
+            live |= 1 << c
+    if e.st.ntrick > 0:
+        live |= 1 << T.lead_suit[e.st.trick_tile[0]]
+    return live
+
+
+cdef inline int alike(Search* e, int a, int b, uint16_t* live, mask_t others,
+                      mask_t blockers) noexcept nogil:
+    """Are tiles a and b of one seat (same count and lead suit) interchangeable?
+
+    They are when, in every suit they can still meet other tiles in (the
+    live suits and their own lead suit), they follow alike and no tile of
+    another hand or of this trick ranks between them: every trick then goes
+    the same way with either, although tiles between them once stood there.
+    ``live`` is worked out on first need (0xFFFF until then) from ``others``,
+    the tiles of the other hands.
+    """
+    cdef Tables* T = e.T
+    cdef int c, hi, lo
+    cdef uint16_t suits
+    cdef mask_t pair
+    if T.differ[a][b]:
+        if live[0] == 0xFFFF:
+            live[0] = live_suits(e, others)
+        if T.differ[a][b] & (live[0] | (1 << T.lead_suit[a])):
+            return 0
+    # Checking a dead suit too is merely cautious, and saves working out live.
+    suits = T.spread[a][b]
+    pair = ((<mask_t>1) << a) | ((<mask_t>1) << b)
+    while suits:
+        c = __builtin_ctz(suits)
+        suits &= suits - 1
+        hi, lo = (a, b) if T.power[c][a] > T.power[c][b] else (b, a)
+        if T.stronger[c][lo] & ~T.stronger[c][hi] & blockers & ~pair:
+            return 0
+    return 1
+
+
+cdef inline int any_alike(Search* e, int a, mask_t cand, uint16_t* live, mask_t others,
+                          mask_t blockers) noexcept nogil:
+    """Is tile a interchangeable with one of the tiles in cand?"""
+    while cand:
+        if alike(e, a, __builtin_ctz(cand), live, others, blockers):
+            return 1
+        cand &= cand - 1
+    return 0
+
+
+cdef inline int sure_points(Search* e, int* lower) noexcept nogil:
+    """Points each side is sure of at a trick boundary, from tiles that cannot lose.
+
+    A tile nobody else can match whatever suit is led (the top trumps still
+    out) takes the trick it is played to, so its holder wins one trick per
+    such tile. The leader can also cash, one after the other, every tile
+    nobody else can match in the suit it leads (when that seat wants tricks
+    at all). Each sure trick brings the trick's points and the tile's count.
+    At most one seat of a side has such tiles (a higher tile of the other
+    seat would spoil them), so the tricks are distinct. Sets lower[0] to the
+    scoring side's sure points and returns the other side's.
+    """
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef mask_t held = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
+    cdef mask_t m, others
+    cdef int x, t, pts, scoring = 0, other = 0, cash
+    for x in range(4):
+        if s.hand[x] == 0:
+            continue
+        others = held & ~s.hand[x]
+        cash = x == s.leader and T.free_lead and T.likes[x][x]
+        m = s.hand[x] if cash else s.hand[x] & T.absolute
+        pts = 0
+        while m:
+            t = __builtin_ctz(m)
+            m &= m - 1
+            if (others & T.matched[T.lead_suit[t]][t]) == 0:
+                pts += T.trick_points + T.count[t]
+        if T.scorer[x]:
+            scoring += pts
+        else:
+            other += pts
+    lower[0] = scoring
+    return other
+
+
+cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
+    """Raise the sure points by the next trick alone, when whatever the leader
+    leads one side is sure to take it: the leader's side with a lead no
+    other seat can beat by following legally (the trick and that tile's
+    count), the other side when every lead can be beaten by one of them."""
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef int L = s.leader, t, c, p, o, k, win_pts = 0, all_lost = 1, their, ours, pw
+    cdef mask_t leads, m
+    cdef int best[4][NCTX]
+    if not T.likes[L][L]:
+        return
+    for o in range(4):
+        if s.hand[o] and not T.likes[o][o]:
+            return          # a seat that does not fight for tricks: no sure outcome
+        for c in range(NCTX):
+            best[o][c] = -1
+    leads = legal_mask(T, s.hand[L], LEAD_CTX)
+    while leads:
+        t = __builtin_ctz(leads)
+        leads &= leads - 1
+        c = T.lead_suit[t]
+        p = T.power[c][t]
+        their = 0
+        ours = p
+        for o in range(4):
+            if o == L or s.hand[o] == 0:
+                continue
+            if best[o][c] < 0:
+                m = legal_mask(T, s.hand[o], c)
+                pw = 0
+                while m:
+                    k = T.power[c][__builtin_ctz(m)]
+                    m &= m - 1
+                    if k > pw:
+                        pw = k
+                best[o][c] = pw
+            if T.likes[L][o]:
+                if best[o][c] > ours:
+                    ours = best[o][c]
+            elif best[o][c] > their:
+                their = best[o][c]
+        if their <= p:     # equal powers only in sevens, where the lead wins
+            if T.trick_points + T.count[t] > win_pts:
+                win_pts = T.trick_points + T.count[t]
+        if their <= ours:
+            all_lost = 0
+    if T.scorer[L]:
+        if win_pts > scoring[0]:
+            scoring[0] = win_pts
+        if all_lost and T.trick_points > other[0]:
+            other[0] = T.trick_points
+    else:
+        if win_pts > other[0]:
+            other[0] = win_pts
+        if all_lost and T.trick_points > scoring[0]:
+            scoring[0] = T.trick_points
+
+
 cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the final value of the scoring side."""
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef TTEntry* ent = NULL
     cdef uint32_t key = 0
-    cdef int lo, hi, ttbest = -1, alpha0, beta0
-    cdef int seat, n, i, t, b, v, best, bestmove = -1, skip, is_max
+    cdef int lo, hi, ttbest = -1, alpha0, beta0, sure, other
+    cdef int seat, n, i, t, v, best, bestmove = -1, is_max
     cdef int moves[8]
     cdef mask_t searched = 0, blockers, cand
+    cdef uint16_t live
     cdef State saved
 
     e.nodes += 1
@@ -332,6 +603,24 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
             if hi < beta:
                 beta = hi
             ttbest = ent.best
+            if ttbest >= 0 and not (s.hand[s.to_move] >> ttbest) & 1:
+                # Stored for the canonical hand: the held tile it stands for.
+                cand = T.kin[ttbest] & s.hand[s.to_move]
+                ttbest = __builtin_ctz(cand) if cand else -1
+        other = sure_points(e, &sure)
+        if s.sofar + sure >= beta:
+            return s.sofar + sure
+        if s.sofar + s.avail - other <= alpha:
+            return s.sofar + s.avail - other
+        # The next trick alone adds at most a trick and one tile's count:
+        # look at it only when that could end the search here.
+        if s.sofar + T.trick_points + T.max_count >= beta or \
+                s.sofar + s.avail - T.trick_points - T.max_count <= alpha:
+            next_trick(e, &sure, &other)
+            if s.sofar + sure >= beta:
+                return s.sofar + sure
+            if s.sofar + s.avail - other <= alpha:
+                return s.sofar + s.avail - other
     alpha0 = alpha
     beta0 = beta
 
@@ -340,25 +629,18 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     is_max = T.maximizer[seat]
     best = NEG_INF if is_max else POS_INF
 
-    # Tiles still able to tell two of the mover's tiles apart.
+    # Tiles still able to tell two of the mover's tiles apart: the other
+    # hands and the trick; suits some other seat can still lead.
     blockers = 0
     for i in range(4):
         if i != seat:
             blockers |= s.hand[i]
-    for i in range(s.ntrick):
-        blockers |= (<mask_t>1) << s.trick_tile[i]
+    live = 0xFFFF      # worked out on first need
 
     for i in range(n):
         t = moves[i]
-        cand = T.compat[t] & searched
-        skip = 0
-        while cand:
-            b = __builtin_ctz(cand)
-            cand &= cand - 1
-            if (T.between[t][b] & blockers) == 0:
-                skip = 1
-                break
-        if skip:
+        cand = T.kin[t] & searched
+        if cand and any_alike(e, t, cand, &live, blockers, blockers | trick_mask(e)):
             continue
         searched |= (<mask_t>1) << t
         saved = s[0]
@@ -436,41 +718,115 @@ cdef int exact_value(Search* e, int guess, int lower, int upper) noexcept nogil:
 cdef int score_children(Search* e, int* tiles, int* values) noexcept nogil:
     """Exact value after each legal move of the current state; returns the move count.
 
-    The position's own value bounds every child (no child of a max node is
-    worth more), which keeps the searches for the weaker moves short.
+    The most promising move first; each later move's first guess is the
+    best value found so far (the position's value, when it is an optimal
+    move, settles in one probe). Searching the position itself first to
+    bound the children costs more than it saves.
     """
     cdef State saved = e.st
     cdef State* s = &e.st
     cdef int n, i, best, lower, upper
     cdef int is_max = e.T.maximizer[s.to_move]
-    best = exact_value(e, -1, s.sofar, s.sofar + s.avail)
+    best = -1
     n = order_moves(e, legal_now(e), tt_move(e), tiles)
     for i in range(n):
         play(e, tiles[i])
         lower = s.sofar
         upper = s.sofar + s.avail
-        if is_max and best < upper:
-            upper = best
-        if not is_max and best > lower:
-            lower = best
         values[i] = exact_value(e, best, lower, upper)
+        if best < 0 or (is_max and values[i] > best) or (not is_max and values[i] < best):
+            best = values[i]
         e.st = saved
         if e.aborted:
             break
     return n
 
 
+#: Transposition table sizes Engine accepts (log2 of the entries, 8 bytes each):
+#: 1,024 entries (8 KiB) to 2**30 (8 GiB), as many as there are table keys.
+TT_BITS_MIN = 10
+TT_BITS_MAX = 30
+#: Largest node budget: the search counts nodes in a signed 64-bit integer.
+NODE_BUDGET_MAX = 2**63 - 1
+
+
+def _whole_number(value, name):
+    """``value`` as an int; bools and non-integers are refused (TypeError)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a whole number, not a bool")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, not {type(value).__name__}") from None
+
+
+def _shown(number):
+    """An integer for a message: in full when short, by its size when huge."""
+    return str(number) if abs(number) < 10**20 else f"a {number.bit_length()}-bit number"
+
+
 cdef class CancelToken:
-    """Stops a search: `cancel()` from any thread, a monotonic deadline, or a node budget."""
+    """Stops a search: `cancel()` from any thread, a deadline, or a node budget.
+
+    ``deadline`` is None (no deadline) or a time on the `time.monotonic()`
+    clock; a time already past (0, a negative number and -inf included)
+    stops the search at once, NaN is refused. ``node_budget`` is None (no
+    budget) or 1 .. 2**63-1 nodes: an engine the token is attached to stops
+    once it has searched that many nodes in all (checked every 1,024 nodes).
+    Both are read when the token is attached to a search (`solve(..., token=)`,
+    `DealSolver(position, token)`). Bad values raise `ArgumentError` (a
+    ValueError), values of the wrong type TypeError.
+    """
 
     cdef int flag
-    cdef public double deadline
-    cdef public long long node_budget
+    cdef int has_deadline
+    cdef double _deadline
+    cdef long long _node_budget  # 0: no budget
 
-    def __init__(self, deadline: float = 0.0, node_budget: int = 0):
+    def __init__(self, deadline=None, node_budget=None):
         self.flag = 0
         self.deadline = deadline
         self.node_budget = node_budget
+
+    @property
+    def deadline(self):
+        """The monotonic time the search stops at, or None."""
+        return self._deadline if self.has_deadline else None
+
+    @deadline.setter
+    def deadline(self, value):
+        cdef double when
+        if value is None:
+            self.has_deadline = 0
+            self._deadline = 0
+            return
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"deadline must be None or a time.monotonic() time, "
+                            f"not {type(value).__name__}")
+        try:
+            when = float(value)
+        except OverflowError:  # an integer beyond floats: a time that never comes
+            when = math.inf if value > 0 else -math.inf
+        if math.isnan(when):
+            raise ArgumentError("deadline", "NaN is not a time (None: no deadline)")
+        self._deadline = when
+        self.has_deadline = 1
+
+    @property
+    def node_budget(self):
+        """Nodes an engine may search in all, or None."""
+        return self._node_budget if self._node_budget > 0 else None
+
+    @node_budget.setter
+    def node_budget(self, value):
+        if value is None:
+            self._node_budget = 0
+            return
+        budget = _whole_number(value, "node_budget")
+        if not 1 <= budget <= NODE_BUDGET_MAX:
+            raise ArgumentError("node_budget", f"{_shown(budget)} is out of range "
+                                f"(1..2**63-1 nodes; None: no budget)")
+        self._node_budget = budget
 
     def cancel(self) -> None:
         self.flag = 1
@@ -478,6 +834,10 @@ cdef class CancelToken:
     @property
     def cancelled(self) -> bool:
         return self.flag != 0
+
+    def __repr__(self):
+        return (f"CancelToken(deadline={self.deadline!r}, node_budget={self.node_budget!r}, "
+                f"cancelled={self.cancelled})")
 
 
 class Aborted(Exception):
@@ -496,14 +856,22 @@ cdef class Engine:
     cdef Search e
     cdef State stack[MAXDEPTH]
     cdef int depth
+    cdef int busy  # a search is running (with the GIL released) on this engine
     cdef object token
 
-    def __cinit__(self, rules, seats_in_order, maximizer, scorer, int tt_bits=18):
+    def __cinit__(self, rules, seats_in_order, maximizer, scorer, tt_bits=18):
+        cdef int bits
+        # Checked before anything is allocated: a shift by 0, 1 or 64 used to crash.
+        number = _whole_number(tt_bits, "tt_bits")
+        if not TT_BITS_MIN <= number <= TT_BITS_MAX:
+            raise ArgumentError("tt_bits", f"{_shown(number)} is out of range "
+                                f"({TT_BITS_MIN}..{TT_BITS_MAX}: log2 of the table's entries)")
+        bits = number
         self.T = <Tables*> calloc(1, sizeof(Tables))
-        self.e.tt = <TTEntry*> calloc((<size_t>1) << tt_bits, sizeof(TTEntry))
-        if self.T == NULL or self.e.tt == NULL:
-            raise MemoryError()
-        self.e.tt_shift = 32 - (tt_bits - 1)
+        if self.T == NULL:
+            raise MemoryError("no memory for the rule tables")
+        # The transposition table is allocated by the first search (see _table).
+        self.e.tt_max_bits = bits
         self.e.T = self.T
         self._load_tables(rules, seats_in_order, maximizer, scorer)
 
@@ -533,59 +901,125 @@ cdef class Engine:
                 T.power[c][t] = rules.power[c][t]
         for c in range(NCTX):
             for t in range(NT):
+                T.matched[c][t] = 0
+                for b in range(NT):
+                    if b != t and T.power[c][b] >= T.power[c][t]:
+                        T.matched[c][t] |= (<mask_t>1) << b
+        T.absolute = 0
+        for t in range(NT):
+            if T.power[0][t] > 0 and all(T.power[c][t] == T.power[0][t] for c in range(NCTX)):
+                T.absolute |= (<mask_t>1) << t
+        T.free_lead = T.ntiers[LEAD_CTX] == 0
+        T.max_count = max([T.count[t] for t in range(NT)])
+        # A trick won by seat b raises the value when b scores; that is what
+        # seat a wants when a maximises. In nello nobody wants a trick himself.
+        for a in range(4):
+            for b in range(4):
+                T.likes[a][b] = 1 if scorer[b] == maximizer[a] else 0
+        for a in range(4):
+            profile = rules.ordering[0] if T.likes[a][a] else rules.ordering[1]
+            for k in range(2):
+                for c in range(2):
+                    T.order[a].base[k][c] = profile.base[k][c]
+                    T.order[a].power[k][c] = profile.power[k][c]
+            T.order[a].count = profile.count
+            T.order[a].power_lost = profile.power_lost
+        for c in range(NCTX):
+            T.leads[c] = 0
+            for t in range(NT):
                 T.stronger[c][t] = 0
                 for b in range(NT):
                     if T.power[c][b] > T.power[c][t]:
                         T.stronger[c][t] |= (<mask_t>1) << b
+        for t in range(NT):
+            T.leads[T.lead_suit[t]] |= (<mask_t>1) << t
+        T.always_live = (1 << LEAD_CTX) if T.ntiers[LEAD_CTX] else 0
         for a in range(NT):
-            T.compat[a] = 0
+            T.kin[a] = 0
             for b in range(NT):
-                T.between[a][b] = 0
-                if a != b and self._alike(a, b):
-                    T.compat[a] |= (<mask_t>1) << b
-                    T.between[a][b] = self._between(a, b)
+                T.differ[a][b] = 0
+                T.spread[a][b] = 0
+                if a != b and T.count[a] == T.count[b] and T.lead_suit[a] == T.lead_suit[b]:
+                    T.differ[a][b] = self._differ(a, b)
+                    if T.differ[a][b] & (1 << T.lead_suit[a]):
+                        continue    # they differ in their own suit: never alike
+                    T.kin[a] |= (<mask_t>1) << b
+                    T.spread[a][b] = self._spread(a, b)
 
-    cdef int _alike(self, int a, int b):
-        """Same count, same suit when led, same follow duties, same zero-power pattern."""
+    cdef uint16_t _spread(self, int a, int b):
+        """Suits in which both tiles can win with different powers; for two
+        tiles of the same power whatever is led (trumps) one suit tells it all."""
+        cdef Tables* T = self.T
+        cdef int c
+        cdef uint16_t d = 0
+        if (T.absolute >> a) & (T.absolute >> b) & 1:
+            return (1 << T.lead_suit[a]) if T.power[0][a] != T.power[0][b] else 0
+        for c in range(NCTX):
+            if T.power[c][a] and T.power[c][b] and T.power[c][a] != T.power[c][b]:
+                d |= 1 << c
+        return d
+
+    cdef uint16_t _differ(self, int a, int b):
+        """Suits in which a and b have different follow duties, or one can win and the other not."""
         cdef Tables* T = self.T
         cdef int c, k
-        if T.count[a] != T.count[b] or T.lead_suit[a] != T.lead_suit[b]:
-            return 0
+        cdef uint16_t d = 0
         for c in range(NCTX):
             if (T.power[c][a] == 0) != (T.power[c][b] == 0):
-                return 0
+                d |= 1 << c
             for k in range(T.ntiers[c]):
                 if ((T.tiers[c][k] >> a) & 1) != ((T.tiers[c][k] >> b) & 1):
-                    return 0
-        return 1
+                    d |= 1 << c
+        return d
 
-    cdef mask_t _between(self, int a, int b):
-        """Tiles whose power lies between a's and b's (inclusive) in some context."""
-        cdef Tables* T = self.T
-        cdef int c, t, lo, hi
-        cdef mask_t m = 0
-        for c in range(NCTX):
-            lo = T.power[c][a]
-            hi = T.power[c][b]
-            if lo == hi or lo == 0:
-                continue
-            if lo > hi:
-                lo, hi = hi, lo
-            for t in range(NT):
-                if t != a and t != b and lo <= T.power[c][t] <= hi:
-                    m |= (<mask_t>1) << t
-        return m
+    cdef _table(self):
+        """Allocate (or grow) the table to suit the tricks left before a search.
+
+        A late position needs a few hundred entries, not 2 MiB, and a
+        calloc'ed table costs its size in zeroing, so the table grows with
+        the positions the engine is asked about.
+        """
+        cdef int bits = min(self.e.tt_max_bits, TABLE_BITS[min(max(self.e.st.tricks_left, 0), 7)])
+        if bits <= self.e.tt_bits:
+            return
+        free(self.e.tt)
+        self.e.tt = <TTEntry*> calloc((<size_t>1) << bits, sizeof(TTEntry))
+        if self.e.tt == NULL:
+            self.e.tt_bits = 0
+            raise MemoryError(f"no memory for a transposition table of 2**{bits} entries")
+        self.e.tt_bits = bits
+        self.e.tt_shift = 32 - (bits - 1)
+        self.e.gen = 0
+
+    def clear(self):
+        """Forget everything the table learned: call before loading another deal.
+
+        A table key is the set of tiles still held plus the leader, which
+        names the same state only while every tile keeps its owner. Clearing
+        moves to a new generation (older entries no longer match), so it
+        costs nothing; the table is zeroed once every 32 clears.
+        """
+        cdef int i
+        self._idle()
+        self.e.gen = <uint8_t> (self.e.gen + GEN_STEP)
+        for i in range(4):
+            self.e.own[i] = 0
+        if self.e.gen == 0 and self.e.tt != NULL:
+            memset(self.e.tt, 0, ((<size_t>1) << self.e.tt_bits) * sizeof(TTEntry))
 
     def set_state(self, hands, int leader, trick, int sofar, int avail, int tricks_left):
         """Load a position: hands (4 masks, inactive seats 0), trick [(seat, tile)], points."""
         cdef State* s = &self.e.st
         cdef int i
+        self._idle()
         for i in range(4):
             s.hand[i] = hands[i]
+            self.e.own[i] |= s.hand[i]
         s.ntrick = len(trick)
         for i in range(s.ntrick):
             s.trick_seat[i] = trick[i][0]
             s.trick_tile[i] = trick[i][1]
+            self.e.own[s.trick_seat[i]] |= (<mask_t>1) << s.trick_tile[i]
         s.leader = leader
         s.to_move = leader if s.ntrick == 0 else self.T.next_seat[s.trick_seat[s.ntrick - 1]]
         s.sofar = sofar
@@ -596,19 +1030,23 @@ cdef class Engine:
     def set_token(self, token):
         """Attach a CancelToken (or None) that later searches obey."""
         cdef CancelToken tok
+        self._idle()
         self.token = token
         if token is None:
             self.e.cancel_flag = NULL
+            self.e.has_deadline = 0
             self.e.deadline = 0
             self.e.node_limit = 0
         else:
-            tok = <CancelToken> token
+            tok = <CancelToken?> token
             self.e.cancel_flag = &tok.flag
-            self.e.deadline = tok.deadline
-            self.e.node_limit = tok.node_budget
+            self.e.has_deadline = tok.has_deadline
+            self.e.deadline = tok._deadline
+            self.e.node_limit = tok._node_budget
 
     def play(self, int tile):
         """Play a tile for the seat to move (unchecked: the caller validated it)."""
+        self._idle()
         if self.depth >= MAXDEPTH:
             raise IndexError("play stack full")
         self.stack[self.depth] = self.e.st
@@ -616,6 +1054,7 @@ cdef class Engine:
         play(&self.e, tile)
 
     def undo(self):
+        self._idle()
         if self.depth == 0:
             raise IndexError("nothing to undo")
         self.depth -= 1
@@ -633,22 +1072,47 @@ cdef class Engine:
     def nodes(self) -> int:
         return self.e.nodes
 
+    def sure_bounds(self):
+        """(lower, upper) bounds on the final value from the sure tricks alone,
+        at a trick boundary; None mid-trick. Used to test the bound."""
+        cdef int lower, other
+        cdef State* s = &self.e.st
+        self._idle()
+        if s.ntrick != 0 or s.tricks_left == 0:
+            return None
+        other = sure_points(&self.e, &lower)
+        next_trick(&self.e, &lower, &other)
+        return (s.sofar + lower, s.sofar + s.avail - other)
+
     def legal(self):
         """Legal tiles of the seat to move, best-looking first (table move first)."""
         cdef int moves[8]
         cdef int n
         cdef State* s = &self.e.st
+        self._idle()
         if s.tricks_left == 0:
             return []
+        self._table()
         n = order_moves(&self.e, legal_now(&self.e), tt_move(&self.e), moves)
         return [moves[i] for i in range(n)]
 
+    cdef _idle(self):
+        # One engine is one search state: a second thread would corrupt it
+        # (DealSolver serialises its callers with a lock; see solver/solve.py).
+        if self.busy:
+            raise RuntimeError("this Engine is searching in another thread; "
+                               "an Engine serves one thread at a time")
+
     cdef _start(self):
+        self._idle()
+        self._table()
         # A token that is already spent stops even a search too small to poll it.
         if should_stop(&self.e):
             raise Aborted()
+        self.busy = 1
 
     cdef _check(self):
+        self.busy = 0
         if self.e.aborted:
             self.e.aborted = 0
             raise Aborted()

@@ -23,3 +23,16 @@ class PositionError(ValueError):
 
 class SearchCancelled(RuntimeError):
     """The search was stopped by its cancel token (deadline, cancel or node budget)."""
+
+
+class ArgumentError(ValueError):
+    """A bad argument to the API (not bad input in a position): a cancel token's
+    deadline or node budget, a transposition table size.
+
+    ``argument`` names the parameter, ``reason`` says what is wrong in words.
+    """
+
+    def __init__(self, argument: str, reason: str) -> None:
+        super().__init__(f"{argument}: {reason}")
+        self.argument = argument
+        self.reason = reason

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from . import tiles as T
 from .errors import PositionError
@@ -26,6 +26,10 @@ DOUBLES_NEEDED = {"plunge": (4, 168), "splash": (3, 84)}
 
 #: Tiles of three-player Moon: the set without 1-0 ... 6-0.
 MOON3_SET = frozenset(t for t in range(T.N_TILES) if T.ENDS[t][1] != 0 or t == 0)
+
+
+#: 1 << tile, for building masks fast.
+_BIT = tuple(1 << t for t in range(T.N_TILES))
 
 
 def partner(seat: int) -> int:
@@ -198,8 +202,9 @@ class Position:
                 raise PositionError("contract.kind", f"{kind} cannot be played as {decl.name}",
                                     "INVALID_CONTRACT")
             need, _ = DOUBLES_NEEDED[kind]
-            held = sum(1 for t in self.hands[seat] if T.is_double(t))
-            if held < need:
+            # A view (solver.view) shares this parser and may not hold the declarer's hand.
+            held = sum(1 for t in self.hands.get(seat, ()) if T.is_double(t))
+            if held < need and seat in self.hands:
                 raise PositionError("contract.kind", f"{kind} needs {need} doubles in the "
                                     f"declarer's hand; {declarer} holds {held}",
                                     "PLUNGE_NEEDS_FOUR_DOUBLES" if kind == "plunge"
@@ -367,6 +372,33 @@ class Position:
         data = self.to_json()
         data["plays"] = [T.name_of(t) for t in plays]
         return Position(data)
+
+    def with_hands(self, hands: Mapping[int, Sequence[int]],
+                   remaining: Sequence[int] | None = None) -> "Position":
+        """The same contract and plays on other hands, without checking them.
+
+        For dealers of many deals of one view: the caller guarantees that
+        ``hands`` (seat index -> 7 tiles, the seats of this position) is a
+        valid deal on which the plays are legal, so nothing is replayed.
+        ``remaining`` (per seat, the mask of tiles still held; 0 for a seat
+        out of play) saves working it out when the caller knows it.
+        """
+        clone = Position.__new__(Position)
+        clone.__dict__.update(self.__dict__)
+        clone.hands = {s: tuple(hands[s]) for s in self.hands}
+        if remaining is None:
+            played = 0
+            for t in self.plays:
+                played |= _BIT[t]
+            held = [0, 0, 0, 0]
+            for seat in self.active_seats:
+                mask = 0
+                for t in clone.hands[seat]:
+                    mask |= _BIT[t]
+                held[seat] = mask & ~played
+            remaining = held
+        clone.remaining = tuple(remaining)
+        return clone
 
     # ----------------------------------------------------------------- output
 

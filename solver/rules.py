@@ -13,6 +13,9 @@ object, built once per query:
   first wins (that only happens in sevens).
 * ``count[t]``: the points a tile adds to its trick, ``trick_points`` the
   points a trick is worth by itself.
+* ``ordering``: the search's move-ordering weights (`Ordering`), one profile
+  for the seats that want to take tricks and one for those that want the
+  other side to take them (everybody in nello).
 
 The search core, the position replay and the validators all read these
 tables, so a rule lives in exactly one place: here.
@@ -80,6 +83,36 @@ def parse_declaration(value: object, field_name: str = "contract.trump") -> Decl
                         "UNKNOWN_DECLARATION")
 
 
+@dataclass(frozen=True)
+class Ordering:
+    """How the search ranks a seat's moves, from who probably takes the trick.
+
+    ``base[phase][who]`` and ``power[phase][who]`` (phase 0 leading, 1
+    following; who 0 the mover, 1 another seat) apply when the trick goes to
+    a seat the mover wants it to go to: then the score is base + power * the
+    tile's power + ``count`` * its count. Otherwise the score is
+    ``power_lost`` * power - ``count`` * count.
+    """
+
+    base: tuple[tuple[int, int], tuple[int, int]]
+    power: tuple[tuple[int, int], tuple[int, int]]
+    count: int
+    power_lost: int
+
+
+#: Seats that want tricks: cash sure winners (the cheapest first), lead to
+#: a partner's winner, win as cheaply as possible, feed count to a
+#: partner's trick, and shed the least valuable tile when the trick is lost.
+TAKE_TRICKS = Ordering(base=((1000, 700), (500, 500)), power=((-1, -1), (-1, -1)),
+                       count=20, power_lost=-1)
+#: Seats that want the other side to take every trick (nello): duck under
+#: the trick with the highest tile that still loses, lead what the other
+#: side must overtake, and when taking the trick anyway, take it with the
+#: highest tile (the low ones are what later ducks need).
+GIVE_TRICKS = Ordering(base=((1000, 1000), (1000, 1000)), power=((1, 1), (1, 1)),
+                       count=0, power_lost=1)
+
+
 @dataclass
 class Rules:
     """Per-declaration tables; see the module docstring."""
@@ -91,6 +124,7 @@ class Rules:
     power: list[list[int]] = field(default_factory=list)
     count: list[int] = field(default_factory=list)
     trick_points: int = 1
+    ordering: tuple[Ordering, Ordering] = (TAKE_TRICKS, GIVE_TRICKS)
 
     def legal_mask(self, hand: int, ctx: int) -> int:
         """Tiles of ``hand`` that may be played in context ``ctx``."""

@@ -2,13 +2,16 @@
 
 Every query goes through a `DealSolver`, which owns one search engine (and so
 one transposition table) for a deal and contract; positions of the same deal
-and contract reuse what earlier queries learned.
+and contract reuse what earlier queries learned. A `DealSolver` may be shared
+by threads: a lock lets one call at a time use its engine.
 """
 
 from __future__ import annotations
 
+import functools
+import threading
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Union
+from typing import Any, Callable, Mapping, TypeVar, Union
 
 from . import tiles as T
 from ._core import Aborted, CancelToken, Engine
@@ -16,8 +19,10 @@ from .errors import PositionError, SearchCancelled
 from .position import SEATS, Position
 
 PositionLike = Union[Position, Mapping[str, Any], str]
+F = TypeVar("F", bound=Callable[..., Any])
 
-#: log2 of the transposition table's entries (8 bytes each): 2 MiB.
+#: The most log2 of the transposition table's entries (8 bytes each) an engine may use;
+#: it allocates what the tricks left need (1 MiB from the opening lead).
 DEFAULT_TT_BITS = 18
 
 
@@ -66,14 +71,32 @@ class MakeOrSetResult:
         return out
 
 
-@dataclass
+def _locked(method: F) -> F:
+    """Run ``method`` holding the solver's lock (re-entrant: queries call queries)."""
+    @functools.wraps(method)
+    def run(self: "DealSolver", *args: Any, **kwargs: Any) -> Any:
+        with self.lock:
+            return method(self, *args, **kwargs)
+    return run  # type: ignore[return-value]
+
+
+@dataclass(eq=False)
 class DealSolver:
-    """Answers queries on positions of one deal and contract with one engine."""
+    """Answers queries on positions of one deal and contract with one engine.
+
+    ``tt_bits`` is log2 of the transposition table's entries (10..30, 8 bytes
+    each; `ArgumentError` outside). Thread safety: every method holds
+    ``lock`` (a re-entrant lock), so threads sharing a solver take turns on
+    its engine and each call answers as if it were alone. A query that spans
+    calls (`load` then `solve`, or `play` ... `undo`) must hold the lock
+    itself: ``with solver.lock: solver.load(p); result = solver.solve()``.
+    """
 
     position: Position
     token: CancelToken | None = None
     tt_bits: int = DEFAULT_TT_BITS
-    engine: Engine = field(init=False)
+    engine: Engine = field(init=False, repr=False)
+    lock: threading.RLock = field(init=False, repr=False, default_factory=threading.RLock)
 
     def __post_init__(self) -> None:
         p = self.position
@@ -81,6 +104,7 @@ class DealSolver:
         self.engine.set_token(self.token)
         self.load(p)
 
+    @_locked
     def load(self, position: Position) -> None:
         """Point the engine at another position of the same deal and contract."""
         self.position = position
@@ -88,6 +112,21 @@ class DealSolver:
         self.engine.set_state(list(p.remaining), p.leader, list(p.trick), p.points, p.available,
                               p.tricks_left)
 
+    @_locked
+    def load_deal(self, position: Position) -> None:
+        """Point the engine at a position of another deal of the same contract.
+
+        The transposition table is cleared (in constant time): its keys name
+        states only while every tile keeps its owner.
+        """
+        p, q = self.position, position
+        if (q.rules is not p.rules or q.active_seats != p.active_seats
+                or q.maximizer != p.maximizer or q.scorer != p.scorer):
+            raise ValueError("load_deal needs the same declaration, doubles and declaring side")
+        self.engine.clear()
+        self.load(q)
+
+    @_locked
     def open_with_leader(self, seat: int) -> None:
         """Load the deal's opening position with ``seat`` (an index) on lead instead.
 
@@ -97,14 +136,17 @@ class DealSolver:
         self.position = p
         self.engine.set_state(list(p.remaining), seat, [], 0, p.available, p.tricks_left)
 
+    @_locked
     def play(self, tile: int) -> None:
         """Play ``tile`` (an index) for the seat to move; the caller has checked it is legal."""
         self.engine.play(tile)
 
+    @_locked
     def undo(self) -> None:
         """Take back the last `play`."""
         self.engine.undo()
 
+    @_locked
     def legal(self) -> list[int]:
         """Legal tiles of the seat to move, most promising first."""
         return self.engine.legal()
@@ -124,10 +166,12 @@ class DealSolver:
         except Aborted:
             raise SearchCancelled("search stopped before it finished") from None
 
+    @_locked
     def value(self, guess: int = -1) -> int:
         """Exact value of the loaded position."""
         return self._run(self.engine.exact, guess)
 
+    @_locked
     def at_least(self, target: int) -> bool:
         """Null-window test of the loaded position: value >= target?"""
         return self._run(self.engine.at_least, target)
@@ -136,10 +180,12 @@ class DealSolver:
         seat = self.engine.to_move
         return seat >= 0 and bool(self.position.maximizer[seat])
 
+    @_locked
     def child_values(self) -> list[tuple[int, int]]:
         """(tile, exact value) for every legal move of the loaded position."""
         return self._run(self.engine.score_moves)
 
+    @_locked
     def child_is_optimal(self, tile: int, value: int) -> bool:
         """Does playing ``tile`` keep the position's exact ``value``?"""
         is_max = self._is_max()
@@ -150,6 +196,7 @@ class DealSolver:
         finally:
             self.engine.undo()
 
+    @_locked
     def optimal_line(self, value: int, first: int | None = None) -> list[int]:
         """One optimal line from the loaded position to the end of the hand."""
         line: list[int] = []
@@ -164,6 +211,7 @@ class DealSolver:
                 self.engine.undo()
         return line
 
+    @_locked
     def solve(self, best_only: bool = False, with_line: bool = True) -> SolveResult:
         """Value, makes, every legal move's value (or only the best) and a line."""
         p = self.position
@@ -182,6 +230,7 @@ class DealSolver:
                            moves={T.name_of(t): v for t, v in scored},
                            line=[T.name_of(t) for t in line], nodes=self.nodes)
 
+    @_locked
     def make_or_set(self, bid: int | None = None, exact: bool = False) -> MakeOrSetResult:
         """Null-window answer to: does the declaring side make ``bid``?"""
         p = self.position

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import grpc
 import pytest
+from grpc_helpers import Hold
 
 from server.launcher import ServerProcess
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
 
 
 @pytest.fixture(scope="module")
-def server():
-    with ServerProcess("--workers", "2", "--metrics-port", "0") as proc:
+def hold():
+    """Holds the module server's searches open on demand (off unless a test turns it on)."""
+    hold = Hold()
+    yield hold
+    hold.off()
+
+
+@pytest.fixture(scope="module")
+def server(hold):
+    with ServerProcess("--workers", "2", "--metrics-port", "0", env=hold.env) as proc:
         yield proc
 
 

@@ -4,8 +4,10 @@ checking INVALID_ARGUMENT answers."""
 from __future__ import annotations
 
 import random
+import tempfile
 import time
 import urllib.request
+from pathlib import Path
 from typing import Callable, Optional, TypeVar
 
 import grpc
@@ -14,6 +16,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from server.convert import position_from_json
+from server.pool import HOLD_FILE_ENV
 from solver.tiles import NAMES
 from texas42.v1 import position_pb2 as pb
 
@@ -28,6 +31,51 @@ def wait_for(probe: Callable[[], Optional[T]], attempts: int = 400, pause: float
             return value
         time.sleep(pause)
     raise AssertionError("condition not reached")
+
+
+class Hold:
+    """Holds the server's searches open: while on, a worker that takes a job waits
+    (counted busy) until the hold is off or the job's token stops (cancel, deadline).
+
+    Pass ``env`` to the `ServerProcess`; then ``on()``/``off()`` (or ``with hold:``).
+    """
+
+    def __init__(self) -> None:
+        self._dir = tempfile.TemporaryDirectory(prefix="t42-hold-")
+        self.path = Path(self._dir.name) / "hold"
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {HOLD_FILE_ENV: str(self.path)}
+
+    def on(self) -> None:
+        self.path.touch()
+
+    def off(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+    def __enter__(self) -> "Hold":
+        self.on()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.off()
+
+
+class Metric:
+    """Counter deltas from a `/metrics` snapshot taken now (other tests' calls cancel out)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.before = scrape(port)
+
+    def delta(self, name: str, samples: Optional[dict[str, float]] = None) -> float:
+        samples = scrape(self.port) if samples is None else samples
+        return samples.get(name, 0.0) - self.before.get(name, 0.0)
+
+
+def busy_workers(port: int) -> float:
+    return scrape(port).get("t42_solver_busy_workers", 0.0)
 
 
 def scrape(port: int) -> dict[str, float]:

@@ -2,7 +2,8 @@
 
 Every RPC, every check position through SolvePosition, bad input of each kind
 (INVALID_ARGUMENT with its field violation and reason code), health checking,
-reflection, the per-call log line and the Prometheus metrics.
+reflection, the per-call log line and the Prometheus metrics, and requests that
+cannot be decoded or are too large (logged and counted like any call).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import grpc
 import pytest
 from google.protobuf import descriptor_pool
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_helpers import assert_invalid, bad_request, scrape, wait_for
+from google.rpc import error_details_pb2
+from grpc_helpers import Metric, assert_invalid, bad_request, scrape, wait_for
+from grpc_status import rpc_status
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
@@ -305,20 +308,125 @@ def test_one_log_line_per_call(server, stub):
 
 
 def test_prometheus_metrics(server, stub):
+    assert server.metrics_port
+    method = f'method="{SERVICE}SolvePosition"'
+    ok = f't42_rpc_calls_total{{code="OK",{method}}}'
+    bad = f't42_rpc_calls_total{{code="INVALID_ARGUMENT",{method}}}'
+    metric = Metric(server.metrics_port)
     stub.SolvePosition(service_pb.SolvePositionRequest(position=deal_position()),
                        timeout=TIMEOUT)
     with pytest.raises(grpc.RpcError):
         stub.SolvePosition(service_pb.SolvePositionRequest(position=pb.Position()),
                            timeout=TIMEOUT)
-    assert server.metrics_port
-
-    method = f'method="{SERVICE}SolvePosition"'
-    bad = f't42_rpc_calls_total{{code="INVALID_ARGUMENT",{method}}}'
-    samples = wait_for(lambda: (lambda s: s if s.get(bad, 0) >= 1 else None)(
+    # Both calls counted (each when it ends, just after its response is sent).
+    samples = wait_for(lambda: (lambda s: s if metric.delta(ok, s) == 1
+                                and metric.delta(bad, s) == 1 else None)(
         scrape(server.metrics_port)))
-    assert samples[f't42_rpc_calls_total{{code="OK",{method}}}'] >= 1
-    assert samples[f"t42_rpc_latency_seconds_count{{{method}}}"] >= 2
+    assert metric.delta(f"t42_rpc_latency_seconds_count{{{method}}}", samples) == 2
     assert samples[f"t42_rpc_in_flight{{{method}}}"] == 0
-    assert samples['t42_solver_jobs_total{outcome="ok"}'] >= 1
-    assert samples['t42_solver_jobs_total{outcome="bad_input"}'] >= 1
+    assert metric.delta('t42_solver_jobs_total{outcome="ok"}', samples) == 1
+    assert metric.delta('t42_solver_jobs_total{outcome="bad_input"}', samples) == 1
     assert samples["t42_solver_busy_workers"] == 0
+
+
+# ------------------------------------------- requests that cannot be decoded
+
+def _raw_solve(channel):
+    """SolvePosition taking and returning raw bytes: the client sends whatever it is given."""
+    return channel.unary_unary(SERVICE + "SolvePosition", request_serializer=None,
+                               response_deserializer=None)
+
+
+GOOD_REQUEST = service_pb.SolvePositionRequest(
+    position=position_from_json(DEAL), best_only=True).SerializeToString()
+UNDECODABLE = {
+    "garbage": b"\xff\xff\xff\xff",
+    "truncated": GOOD_REQUEST[:-5],
+    # position (1) -> plays (4): a string whose bytes are not UTF-8
+    "invalid UTF-8": bytes([0x0A, 0x04, 0x22, 0x02, 0xFF, 0xFE]),
+}
+
+
+@pytest.mark.parametrize("name", list(UNDECODABLE))
+def test_undecodable_request_is_invalid_argument_logged_and_counted(server, channel, name):
+    method = f'method="{SERVICE}SolvePosition"'
+    metric = Metric(server.metrics_port)
+    lines = len([e for e in server.log("rpc") if e.get("rejected") == "undecodable"])
+    with pytest.raises(grpc.RpcError) as err:
+        _raw_solve(channel)(UNDECODABLE[name], timeout=TIMEOUT)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details().startswith("request cannot be decoded: ")
+    status = rpc_status.from_call(err.value)
+    assert [d.Is(error_details_pb2.ErrorInfo.DESCRIPTOR) for d in status.details] == [True]
+    info = error_details_pb2.ErrorInfo()
+    status.details[0].Unpack(info)
+    assert (info.reason, info.domain) == ("UNDECODABLE_REQUEST", "texas42.v1")
+    new = wait_for(lambda: [e for e in server.log("rpc") if e.get("rejected") == "undecodable"]
+                   [lines:])
+    assert [(e["method"], e["code"]) for e in new] == [(SERVICE + "SolvePosition",
+                                                        "INVALID_ARGUMENT")]
+    samples = wait_for(lambda: (lambda s: s if metric.delta(
+        f't42_rpc_calls_total{{code="INVALID_ARGUMENT",{method}}}', s) == 1 else None)(
+        scrape(server.metrics_port)))
+    assert metric.delta(f't42_rpc_rejected_requests_total{{{method},reason="undecodable"}}',
+                        samples) == 1
+    assert metric.delta('t42_solver_jobs_total{outcome="bad_input"}', samples) == 0  # no job
+    # The same bytes, whole, are answered.
+    answer = service_pb.SolvePositionResponse.FromString(
+        _raw_solve(channel)(GOOD_REQUEST, timeout=TIMEOUT))
+    assert answer.solution.value == 31
+
+
+def _padded(size: int) -> bytes:
+    """GOOD_REQUEST grown to ``size`` bytes by an unknown field (which decoding skips)."""
+    def varint(n: int) -> bytes:
+        out = b""
+        while n >= 0x80:
+            out += bytes([n & 0x7F | 0x80])
+            n >>= 7
+        return out + bytes([n])
+    payload = size - len(GOOD_REQUEST) - 1 - len(varint(size))  # the length is a byte shorter
+    data = GOOD_REQUEST + bytes([15 << 3 | 2]) + varint(payload) + b"x" * payload
+    assert abs(len(data) - size) <= 1
+    return data
+
+
+def test_request_over_4_mib_is_resource_exhausted_logged_and_counted(server, channel):
+    method = f'method="{SERVICE}SolvePosition"'
+    metric = Metric(server.metrics_port)
+    lines = len([e for e in server.log("rpc") if e.get("rejected") == "too_large"])
+    with pytest.raises(grpc.RpcError) as err:
+        _raw_solve(channel)(_padded(4 * 1024 * 1024 + 100), timeout=TIMEOUT)
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    new = wait_for(lambda: [e for e in server.log("rpc") if e.get("rejected") == "too_large"]
+                   [lines:])
+    assert [(e["method"], e["code"]) for e in new] == [(SERVICE + "SolvePosition",
+                                                        "RESOURCE_EXHAUSTED")]
+    samples = wait_for(lambda: (lambda s: s if metric.delta(
+        f't42_rpc_calls_total{{code="RESOURCE_EXHAUSTED",{method}}}', s) == 1 else None)(
+        scrape(server.metrics_port)))
+    assert metric.delta(f't42_rpc_rejected_requests_total{{{method},reason="too_large"}}',
+                        samples) == 1
+    # Just under the limit, the same request is answered.
+    answer = service_pb.SolvePositionResponse.FromString(
+        _raw_solve(channel)(_padded(4 * 1024 * 1024 - 100), timeout=TIMEOUT))
+    assert answer.solution.value == 31
+
+
+def test_undecodable_streaming_requests_are_refused_too(server, channel):
+    """Health.Watch (one request, streamed answers) and reflection (a request stream)."""
+    watch = channel.unary_stream("/grpc.health.v1.Health/Watch", request_serializer=None,
+                                 response_deserializer=None)
+    with pytest.raises(grpc.RpcError) as err:
+        list(watch(b"\xff\xff", timeout=TIMEOUT))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    reflect = channel.stream_stream(
+        "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+        request_serializer=None, response_deserializer=None)
+    with pytest.raises(grpc.RpcError) as err:
+        list(reflect(iter([b"\xff\xff"]), timeout=TIMEOUT))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    codes = wait_for(lambda: (lambda lines: lines if len(lines) == 2 else None)(
+        [e["code"] for e in server.log("rpc") if e.get("rejected") == "undecodable"
+         and not e["method"].startswith(SERVICE)]))
+    assert codes == ["INVALID_ARGUMENT"] * 2

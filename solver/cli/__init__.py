@@ -8,12 +8,22 @@ import sys
 
 #: Command modules of this package; each adds its sub-command(s).
 COMMAND_MODULES = ("solve_cmd", "discard_cmd", "serve_cmd", "analyze_cmd", "table_cmd",
-                   "batch_cmd", "report_cmd")
+                   "deal_cmd", "batch_cmd", "report_cmd")
+
+
+def package_version() -> str:
+    """The installed package's version (its metadata), or "unknown" when run from a bare tree."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("texas42-solver")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="t42", description="Exact double-dummy solver for Texas 42 and Moon.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(f"{__name__}.{name}").register(sub)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -57,6 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Start the server and block until it has shut down."""
+    # The server writes its own JSON log; gRPC's C core would add unstructured lines
+    # (a busy port would print two). GRPC_VERBOSITY set by the user still wins.
+    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     from server import ServerConfig, ServerError, run
 
     config = ServerConfig(host=args.host, port=args.port, workers=args.workers or 0,
@@ -64,9 +68,9 @@ def run_serve(args: argparse.Namespace) -> int:
                           metrics_port=args.metrics_port, http_port=args.http_port)
     try:
         run(config)
-    except ServerError as exc:
+    except ServerError as exc:  # a busy port (gRPC or metrics): one line, like bad options
         print(f"t42: error: {exc}", file=sys.stderr)
-        return 1
+        return 2
     except KeyboardInterrupt:
         return 130
     return 0

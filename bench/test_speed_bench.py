@@ -1,0 +1,104 @@
+"""Search-core speed on 200 seeded opening-lead deals per category (single thread).
+
+Every deal is solved by a fresh `DealSolver`; each benchmark records the
+per-deal median, p99 and slowest time and the node counts (deterministic,
+unlike the times on a shared machine) in the benchmark's extra_info.
+
+    python -m pytest bench/test_speed_bench.py --benchmark-enable -s
+    python bench/test_speed_bench.py          # node counts only, no timing rounds
+
+Categories:
+
+* nello: 200 nello deals (doubles high, low, suit in turn), make-or-set at one mark;
+* every lead scored: `solve()` of 200 deals of every declaration (`deals_42`);
+* exact value: `DealSolver.value()` of the same 200 deals;
+* pip trumps: every opening lead scored (`child_values`) on 200 pip-trump deals.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Callable
+
+from solver import Position
+from solver.solve import DealSolver
+
+from deals import DECLARATIONS, SEATS, deals_42, random_deal
+
+COUNT = 200
+
+
+def _deals(trumps: list[tuple[str, str]], seed: int, bid: int) -> list[Position]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(COUNT):
+        trump, doubles = trumps[i % len(trumps)]
+        out.append(Position({"hands": random_deal(rng), "plays": [],
+                             "contract": {"declarer": rng.choice(SEATS), "trump": trump,
+                                          "bid": bid, "doubles": doubles}}))
+    return out
+
+
+NELLO = _deals([d for d in DECLARATIONS if d[0] == "nello"], seed=12, bid=42)
+MIXED = [Position(d) for d in deals_42(COUNT, seed=42)]
+PIPS = _deals([d for d in DECLARATIONS if d[0] not in ("doubles", "follow-me", "nello", "sevens")],
+              seed=7, bid=30)
+
+QUERIES: dict[str, tuple[list[Position], Callable[[DealSolver], object]]] = {
+    "nello_make_or_set": (NELLO, lambda s: s.make_or_set(42)),
+    "every_lead_scored_solve": (MIXED, lambda s: s.solve()),
+    "exact_value": (MIXED, lambda s: s.value()),
+    "pip_trumps_every_lead_scored": (PIPS, lambda s: s.child_values()),
+}
+
+
+def per_deal(name: str) -> dict:
+    positions, query = QUERIES[name]
+    times, nodes = [], []
+    for position in positions:
+        start = time.perf_counter()
+        solver = DealSolver(position)
+        query(solver)
+        times.append((time.perf_counter() - start) * 1000)
+        nodes.append(solver.nodes)
+    return {"median_ms": statistics.median(times),
+            "p99_ms": statistics.quantiles(times, n=100)[98], "max_ms": max(times),
+            "median_nodes": statistics.median(nodes),
+            "p99_nodes": statistics.quantiles(nodes, n=100)[98], "max_nodes": max(nodes),
+            "total_nodes": sum(nodes)}
+
+
+def run(benchmark, name: str, **targets: float) -> None:
+    stats = benchmark.pedantic(per_deal, args=(name,), rounds=3, iterations=1)
+    benchmark.extra_info.update(stats)
+    print(f"\n{name}: median {stats['median_ms']:.2f} ms, p99 {stats['p99_ms']:.2f} ms, "
+          f"max {stats['max_ms']:.2f} ms; nodes median {stats['median_nodes']:.0f}, "
+          f"p99 {stats['p99_nodes']:.0f}, max {stats['max_nodes']}")
+    for key, limit in targets.items():
+        assert stats[key] <= limit, f"{key} {stats[key]} > {limit}"
+
+
+def test_nello_make_or_set(benchmark):
+    run(benchmark, "nello_make_or_set", median_nodes=100)
+
+
+def test_every_lead_scored(benchmark):
+    run(benchmark, "every_lead_scored_solve", median_ms=1.1, p99_ms=8, max_ms=25)
+
+
+def test_exact_value(benchmark):
+    run(benchmark, "exact_value", median_ms=0.3)
+
+
+def test_pip_trumps_every_lead_scored(benchmark):
+    run(benchmark, "pip_trumps_every_lead_scored", median_nodes=55_000)
+
+
+if __name__ == "__main__":
+    for query in QUERIES:
+        s = per_deal(query)
+        print(f"{query:30s} nodes median {s['median_nodes']:>9.0f} p99 {s['p99_nodes']:>9.0f} "
+              f"max {s['max_nodes']:>9} total {s['total_nodes']:>11}   time median "
+              f"{s['median_ms']:.2f} p99 {s['p99_ms']:.2f} max {s['max_ms']:.2f} ms")

@@ -1,0 +1,149 @@
+"""`t42 deal`: random deals, or the deals consistent with a seat's view."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any, Iterable
+
+from ..dealer import Dealer
+from ..deals import count_deals, iter_deals, iter_sample_deals, tile_probabilities
+from ..errors import PositionError
+from ..view import View
+from .common import EXIT_BAD_INPUT, EXIT_OK, emit_json, error_line, guarded, read_records
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "deal", help="random deals, or the deals consistent with a view",
+        description="Without --view: random deals as JSON Lines, every deal that meets the "
+                    "constraints equally likely. With --view: deals consistent with a seat's "
+                    "view (SPEC.md), drawn uniformly (--count), all of them (--all), or their "
+                    "number and where each unseen tile lies (--stats).")
+    p.add_argument("--seed", type=int, default=None,
+                   help="random seed (the same seed gives the same deals; default: fresh)")
+    p.add_argument("--count", type=int, default=1, help="how many deals (default 1)")
+    p.add_argument("--view", metavar="FILE",
+                   help="a view JSON file or JSON Lines of views ('-' for stdin)")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--all", action="store_true", help="with --view: every consistent deal")
+    what.add_argument("--stats", action="store_true",
+                      help="with --view: {\"count\": N, \"tile_probabilities\": {...}}")
+    p.add_argument("--limit", type=int, default=100_000,
+                   help="with --all: refuse views with more deals than this (default 100000)")
+    p.add_argument("--game", default="42", help="42 (default) or moon")
+    p.add_argument("--players", type=int, default=None, help="Moon: 3 (default) or 4")
+    p.add_argument("--hand", action="append", default=[], metavar="SEAT=TILES",
+                   help="tiles a seat must hold, e.g. N=6-6,6-5 (repeatable; up to 7)")
+    p.add_argument("--trump", help="the declaration whose trumps --min/--max-trumps count")
+    for name in ("min-trumps", "max-trumps", "min-doubles", "max-doubles"):
+        p.add_argument(f"--{name}", action="append", default=[], metavar="SEAT=N",
+                       help=f"{name.replace('-', ' ')} in a seat's hand (repeatable)")
+    p.add_argument("--contract", metavar="JSON",
+                   help="print positions under this contract (SPEC JSON, e.g. "
+                        "'{\"declarer\": \"N\", \"trump\": \"sixes\", \"bid\": 30}') instead of "
+                        "bare deals")
+    p.set_defaults(run=run_deal)
+
+
+def _seat_value(text: str, option: str) -> tuple[str, str]:
+    seat, sep, value = text.partition("=")
+    if not sep or not seat.strip() or not value.strip():
+        raise PositionError(option, f"expected SEAT=VALUE, not {text!r}", "INVALID_VALUE")
+    return seat.strip().upper(), value.strip()
+
+
+def _count(text: str, option: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise PositionError(option, f"expected a number, not {text!r}", "INVALID_VALUE") from None
+
+
+def _bounds(args: argparse.Namespace, what: str) -> dict[str, tuple[int, int]]:
+    """--min-X / --max-X options as seat -> (min, max)."""
+    bounds: dict[str, list[int]] = {}
+    for index, option in ((0, f"min_{what}"), (1, f"max_{what}")):
+        for text in getattr(args, option):
+            seat, value = _seat_value(text, "--" + option.replace("_", "-"))
+            bounds.setdefault(seat, [0, 7])[index] = _count(value, "--" + option.replace("_", "-"))
+    return {seat: (lo, hi) for seat, (lo, hi) in bounds.items()}
+
+
+#: Dealer argument -> the option that sets it.
+_OPTION_OF = {"fixed": "--hand", "trumps": "--min/--max-trumps",
+              "doubles": "--min/--max-doubles"}
+
+
+def build_dealer(args: argparse.Namespace) -> Dealer:
+    fixed = {}
+    for text in args.hand:
+        seat, tiles = _seat_value(text, "--hand")
+        fixed[seat] = [t.strip() for t in tiles.split(",")]
+    game = args.game.lower()
+    try:
+        return Dealer(game=game, players=args.players, fixed=fixed, trump=args.trump,
+                      trumps=_bounds(args, "trumps"), doubles=_bounds(args, "doubles"))
+    except PositionError as exc:
+        # Name the option, not the Dealer argument: fixed.N[2] -> --hand N[2].
+        head, dot, rest = exc.field.partition(".")
+        option = _OPTION_OF.get(head, f"--{head}")
+        raise PositionError(f"{option} {rest}" if dot else option, exc.reason,
+                            exc.code) from None
+
+
+@guarded
+def run_deal(args: argparse.Namespace) -> int:
+    if args.count < 0:
+        raise PositionError("--count", f"must be at least 0, not {args.count}", "INVALID_VALUE")
+    if args.view is not None:
+        return run_view_deals(args)
+    if args.all or args.stats:
+        raise PositionError("--view", "--all and --stats need a view", "MISSING_FIELD")
+    dealer = build_dealer(args)
+    contract = None
+    if args.contract is not None:
+        try:
+            contract = json.loads(args.contract)
+        except ValueError as exc:
+            raise PositionError("--contract", f"not valid JSON: {exc}", "INVALID_JSON") from None
+    write = sys.stdout.write
+    for deal in dealer.deals(args.count, args.seed):
+        if contract is None:
+            write(deal.to_json_str() + "\n")
+        else:
+            write(deal.position(contract).to_json_str() + "\n")
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def run_view_deals(args: argparse.Namespace) -> int:
+    """Each view of the input: its deals or its stats; a bad view costs only its own line."""
+    status = EXIT_OK
+    rng = random.Random(args.seed)
+    for record in read_records(args.view):
+        try:
+            if record.error is not None:
+                raise record.error
+            view = View(record.data)
+            if args.stats:
+                out: Iterable[dict[str, Any]] = [{"count": count_deals(view),
+                                                  "tile_probabilities": tile_probabilities(view)}]
+            elif args.all:
+                if count_deals(view) > args.limit:
+                    raise PositionError("view", f"{count_deals(view)} consistent deals, more "
+                                        f"than --limit {args.limit}", "TOO_MANY_DEALS")
+                out = (deal.to_json() for deal in iter_deals(view))
+            else:
+                out = (deal.to_json() for deal in iter_sample_deals(view, args.count, rng))
+        except PositionError as exc:
+            status = EXIT_BAD_INPUT
+            emit_json({"error": exc.to_json()})
+            print(error_line(record, exc), file=sys.stderr)
+            continue
+        for obj in out:
+            sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+    return status

@@ -1,0 +1,159 @@
+"""Consistent deals of a view: exact count, exact tile probabilities, uniform draws.
+
+Every function takes a `View` (or its SPEC JSON). The deals come from the
+view's `Completions` table (see solver.completions), so counting is exact,
+probabilities are exact ratios of counts, and draws are uniform by
+construction. Drawn deals are ordinary `Position`s: the full deal as dealt,
+the view's contract and plays.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterator, Mapping, Union
+
+from . import tiles as T
+from .errors import PositionError
+from .position import SEATS, Position
+from .view import View
+
+ViewLike = Union[View, Mapping[str, Any], str]
+
+#: 1 << tile.
+_BIT = tuple(1 << t for t in range(T.N_TILES))
+
+#: enumerate_deals refuses views with more consistent deals than this by default.
+DEFAULT_ENUMERATION_LIMIT = 100_000
+
+
+def as_view(view: ViewLike) -> View:
+    """A `View` from a View, a SPEC dict or a JSON string."""
+    return view if isinstance(view, View) else View(view)
+
+
+def as_rng(seed: int | random.Random | None) -> random.Random:
+    """A random generator: the one given, or a new one seeded with ``seed``."""
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+def count_deals(view: ViewLike) -> int:
+    """The exact number of deals consistent with the view."""
+    return as_view(view).completions.count()
+
+
+def tile_probabilities(view: ViewLike) -> dict[str, dict[str, float]]:
+    """For every unseen tile, the exact probability that each place holds it.
+
+    Keys are tiles (``6-4``, highest first); each maps every place (seat
+    letters in seat order, the nello partner, then ``discard``) to a
+    probability, zeros included.
+    """
+    v = as_view(view)
+    marginals = v.completions.marginals()
+    return {T.name_of(t): dict(zip(v.places, marginals[t])) for t in v.unseen}
+
+
+class _DealBuilder:
+    """Turns the tiles of each place into a `Position`, replaying the plays only once."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.template: Position | None = None
+        self.viewer_hand = tuple(sorted(view.hand, reverse=True))
+        #: (place, seat, tiles the seat played, whether it is in play) for each hand place
+        self.hands_of = [(p, seat, T.tiles_of(view.played_by[seat]), seat in view.active_seats)
+                         for p, seat in enumerate(view.place_seats) if seat is not None]
+        self.viewer_remaining = T.mask_of(view.remaining)
+
+    def hands(self, places: list[list[int]]) -> dict[int, tuple[int, ...]]:
+        hands = {self.view.seat: self.viewer_hand}
+        for p, seat, played, _ in self.hands_of:
+            hands[seat] = tuple(sorted(played + places[p], reverse=True))
+        return hands
+
+    def position(self, places: list[list[int]]) -> Position:
+        hands = self.hands(places)
+        if self.template is None:
+            self.template = Position(self._json(hands))
+            return self.template
+        # A seat in play still holds exactly its unseen tiles.
+        remaining = [0, 0, 0, 0]
+        remaining[self.view.seat] = self.viewer_remaining
+        for p, seat, _, in_play in self.hands_of:
+            if in_play:
+                mask = 0
+                for t in places[p]:
+                    mask |= _BIT[t]
+                remaining[seat] = mask
+        return self.template.with_hands(hands, remaining)
+
+    def _json(self, hands: dict[int, tuple[int, ...]]) -> dict[str, Any]:
+        v = self.view
+        data: dict[str, Any] = {
+            "hands": {SEATS[s]: [T.name_of(t) for t in hands[s]] for s in sorted(hands)},
+            "contract": v.contract.to_json(),
+            "plays": [T.name_of(t) for t in v.plays],
+        }
+        if v.game == "moon":
+            data["game"] = "moon"
+        if v.widow is not None:
+            data["widow"], data["discard"] = T.name_of(v.widow), T.name_of(v.discard)
+        return data
+
+
+def sample_deals(view: ViewLike, n: int, seed: int | random.Random | None = None) -> list[Position]:
+    """``n`` consistent deals drawn independently and uniformly (with repeats possible).
+
+    The same seed gives the same deals. In three-player Moon, when the view
+    does not give the discard, the drawn position leaves it out (it is the
+    one tile of the set in no hand).
+    """
+    return list(iter_sample_deals(view, n, seed))
+
+
+def iter_sample_deals(view: ViewLike, n: int | None,
+                      seed: int | random.Random | None = None) -> Iterator[Position]:
+    """The deals of `sample_deals` one at a time (endless with ``n`` None): a generator."""
+    v = as_view(view)
+    if n is not None and n < 0:
+        raise PositionError("count", f"must be at least 0, not {n}", "INVALID_VALUE")
+    rng = as_rng(seed)
+    builder = _DealBuilder(v)
+    table = v.completions
+    drawn = 0
+    while n is None or drawn < n:
+        yield builder.position(table.sample(rng))
+        drawn += 1
+
+
+def sample_hands(view: ViewLike, n: int,
+                 seed: int | random.Random | None = None) -> list[dict[int, tuple[int, ...]]]:
+    """The hands of the deals `sample_deals` would draw with the same seed, without
+    building `Position`s: seat index -> its 7 tiles as dealt (tile indices,
+    highest first), for callers that feed a search engine directly."""
+    v = as_view(view)
+    if n < 0:
+        raise PositionError("count", f"must be at least 0, not {n}", "INVALID_VALUE")
+    rng = as_rng(seed)
+    builder = _DealBuilder(v)
+    table = v.completions
+    return [builder.hands(table.sample(rng)) for _ in range(n)]
+
+
+def iter_deals(view: ViewLike) -> Iterator[Position]:
+    """Every consistent deal, once each, in a fixed order (a generator)."""
+    v = as_view(view)
+    builder = _DealBuilder(v)
+    for places in v.completions.enumerate():
+        yield builder.position(places)
+
+
+def enumerate_deals(view: ViewLike,
+                    limit: int | None = DEFAULT_ENUMERATION_LIMIT) -> list[Position]:
+    """Every consistent deal; refuses (``TOO_MANY_DEALS``) when there are more than ``limit``."""
+    v = as_view(view)
+    count = v.completions.count()
+    if limit is not None and count > limit:
+        raise PositionError("view", f"{count} consistent deals, more than the enumeration "
+                            f"limit {limit}", "TOO_MANY_DEALS")
+    return list(iter_deals(v))

@@ -1,0 +1,368 @@
+"""A seat's view: its own hand, the contract and the plays (SPEC "A seat's view").
+
+Parsing a `View` checks every field with the same `PositionError`s as a
+`Position` (it shares Position's contract and widow parsers) and replays
+the plays to learn what they reveal about the hidden hands:
+
+* who played each tile (the order of play follows from the tiles alone);
+* per play, the tiles the player could not have held then: the tiers of
+  the rules that come before the played tile's tier (a seat that did not
+  follow holds none of the led suit; in sevens, none closer to 7). The
+  player held then every tile it played later and every tile it still
+  holds, so this is a per-place restriction on the unseen tiles and a
+  check on the known later plays;
+* how many unseen tiles each place holds (7 as dealt minus the tiles
+  played; the nello partner 7; the three-player Moon discard 1);
+* a plunge or splash declarer's doubles: a bound on the doubles that
+  place receives.
+
+A view that no deal is consistent with is refused (``NO_CONSISTENT_DEAL``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from . import tiles as T
+from .completions import Bound, Completions
+from .errors import PositionError
+from .jsondoc import json_object
+from .position import DOUBLES_NEEDED, MOON3_SET, SEAT_INDEX, SEATS, Position, partner
+from .rules import LEAD
+
+DISCARD = "discard"
+
+
+class View:
+    """What one seat knows during a hand; see SPEC.md for the JSON form."""
+
+    seat: int
+    game: str
+    players: int
+    hand: tuple[int, ...]
+    plays: tuple[int, ...]
+    widow: int | None
+    discard: int | None
+
+    # Shared with Position: one parser for contracts, bids and the Moon widow.
+    _parse_moon_widow = Position._parse_moon_widow
+    _parse_contract = Position._parse_contract
+    check_bid = Position.check_bid
+    _derive_layout = Position._derive_layout
+    next_seat = Position.next_seat
+
+    def __init__(self, data: Mapping[str, Any] | str) -> None:
+        data = json_object(data, "view", "a view")
+        self.raw = data
+        self._parse(data)
+        self._derive_layout()
+        if self.game == "42" and self.contract.declaration.name == "nello" and \
+                self.seat == partner(self.contract.declarer):
+            raise PositionError("seat", f"{SEATS[self.seat]} is the nello declarer's partner, "
+                                "who sits out and has no view", "NELLO_PARTNER_VIEW")
+        self._replay()
+        self._derive_places()
+        self.completions = Completions(self.allowed, self.capacity, self.bounds)
+        if not self.completions.count():
+            raise PositionError("plays" if self.plays else "hands", "no deal is consistent "
+                                "with this view (the unseen tiles cannot be placed)",
+                                "NO_CONSISTENT_DEAL")
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | str) -> "View":
+        """Build a view from the SPEC JSON, as a dict or a string."""
+        return cls(data)
+
+    # ----------------------------------------------------------------- parsing
+
+    def _parse(self, data: Mapping[str, Any]) -> None:
+        game = data.get("game", "42")
+        if game in (42, "42"):
+            self.game = "42"
+        elif isinstance(game, str) and game.lower() == "moon":
+            self.game = "moon"
+        else:
+            raise PositionError("game", f"unknown game {game!r} (\"42\" or \"moon\")",
+                                "UNKNOWN_GAME")
+        seat = data.get("seat")
+        if seat is None:
+            raise PositionError("seat", "required: the seat whose view this is", "MISSING_FIELD")
+        if not isinstance(seat, str) or seat not in SEAT_INDEX:
+            raise PositionError("seat", f"unknown seat {seat!r} (N, E, S or W)", "UNKNOWN_SEAT")
+        self.seat = SEAT_INDEX[seat]
+        plays = data.get("plays", [])
+        if plays is None:
+            plays = []
+        if not isinstance(plays, list):
+            raise PositionError("plays", "must be a list of tiles", "INVALID_TYPE")
+        self.plays = tuple(T.parse_tile(p, f"plays[{i}]") for i, p in enumerate(plays))
+        self._parse_hand(data.get("hands"))
+        self._parse_players(data)
+        self._parse_moon_widow(data)
+        widow, discard = self.widow, self.discard
+        # Position's contract parser checks a widow against the declarer's
+        # hand, which a defender's view lacks: check it here instead.
+        self.widow = self.discard = None
+        self._parse_contract(data.get("contract"))
+        self.widow, self.discard = widow, discard
+        if widow is not None:
+            if self.contract.declarer != self.seat:
+                raise PositionError("widow", "only the Moon declarer sees the widow and the "
+                                    "discard; a defender's view has neither", "UNEXPECTED_FIELD")
+            if widow != discard and widow not in self.hand:
+                raise PositionError("widow", f"the widow {T.name_of(widow)} is neither in the "
+                                    "declarer's hand nor the discard", "WIDOW_MISMATCH")
+        self.auction = self._parse_auction(data.get("auction"))
+
+    def _parse_auction(self, auction: object) -> list | None:
+        """The optional auction: calls ``{"seat": "N", "bid": 30 | "pass"}`` (kept as given)."""
+        if auction is None:
+            return None
+        if not isinstance(auction, list):
+            raise PositionError("auction", "must be a list of calls", "INVALID_TYPE")
+        seats = SEATS[:3] if self.three_handed else SEATS
+        for i, call in enumerate(auction):
+            field = f"auction[{i}]"
+            if not isinstance(call, Mapping):
+                raise PositionError(field, "a call is an object {\"seat\": ..., \"bid\": ...}",
+                                    "INVALID_TYPE")
+            if call.get("seat") not in seats:
+                raise PositionError(f"{field}.seat", f"unknown seat {call.get('seat')!r} "
+                                    f"(one of {', '.join(seats)})", "UNKNOWN_SEAT")
+            bid = call.get("bid")
+            is_pass = isinstance(bid, str) and bid.lower() == "pass"
+            is_bid = isinstance(bid, int) and not isinstance(bid, bool) and bid > 0
+            if not (is_pass or is_bid):
+                raise PositionError(f"{field}.bid", f"not a bid: {bid!r} (a number or "
+                                    "\"pass\")", "INVALID_VALUE")
+        return auction
+
+    def _parse_hand(self, hands: object) -> None:
+        if hands is None:
+            raise PositionError("hands", "required", "MISSING_FIELD")
+        if not isinstance(hands, Mapping):
+            raise PositionError("hands", "must be an object of seat -> list of tiles",
+                                "INVALID_TYPE")
+        name = SEATS[self.seat]
+        if name not in hands:
+            raise PositionError(f"hands.{name}", "missing: the viewer's hand", "MISSING_FIELD")
+        for key in hands:
+            if key != name:
+                raise PositionError(f"hands.{key}", f"a view holds only the viewer's hand "
+                                    f"({name})", "UNEXPECTED_HAND")
+        raw = hands[name]
+        field = f"hands.{name}"
+        if not isinstance(raw, list):
+            raise PositionError(field, "must be a list of tiles", "INVALID_TYPE")
+        if len(raw) != 7:
+            raise PositionError(field, f"holds {len(raw)} tiles, a hand holds 7", "HAND_SIZE")
+        seen: dict[int, str] = {}
+        for i, text in enumerate(raw):
+            where = f"{field}[{i}]"
+            tile = T.parse_tile(text, where)
+            if tile in seen:
+                raise PositionError(where, f"tile {T.name_of(tile)} appears twice "
+                                    f"(also at {seen[tile]})", "DUPLICATE_TILE")
+            seen[tile] = where
+        self.hand = tuple(seen)
+        self.hands = {self.seat: self.hand}
+        self._seen = seen
+
+    def _parse_players(self, data: Mapping[str, Any]) -> None:
+        players = data.get("players")
+        if self.game == "42":
+            if players not in (None, 4):
+                raise PositionError("players", "42 is played by 4 players", "INVALID_VALUE")
+            self.players = 4
+        else:
+            shows_four = self.seat == 3 or any(
+                t not in MOON3_SET for t in self.hand + self.plays)
+            if players is None:
+                players = 4 if shows_four else 3
+            if players not in (3, 4) or isinstance(players, bool):
+                raise PositionError("players", f"Moon is played by 3 or 4 players, not "
+                                    f"{players!r}", "INVALID_VALUE")
+            self.players = players
+            if players == 3:
+                if self.seat == 3:
+                    raise PositionError("seat", "three-player Moon has seats N, E and S",
+                                        "UNKNOWN_SEAT")
+                for field, tiles in ((f"hands.{SEATS[self.seat]}", self.hand),
+                                     ("plays", self.plays)):
+                    for i, t in enumerate(tiles):
+                        if t not in MOON3_SET:
+                            raise PositionError(f"{field}[{i}]", f"{T.name_of(t)} is not in the "
+                                                "22-tile set of three-player Moon (of the blanks "
+                                                "only 0-0 stays)", "NOT_IN_TILE_SET")
+        self.three_handed = self.players == 3
+
+    # ------------------------------------------------------------------ replay
+
+    def _replay(self) -> None:
+        """Seat of every play; what each play forbids; to move; tricks so far."""
+        rules = self.rules
+        per_trick = len(self.active_seats)
+        total_plays = 7 * per_trick
+        if len(self.plays) > total_plays:
+            raise PositionError(f"plays[{total_plays}]", f"the hand is over after "
+                                f"{total_plays} plays", "TOO_MANY_PLAYS")
+        first_at: dict[int, int] = {}
+        leader = self.first_leader
+        trick: list[tuple[int, int]] = []
+        self.play_seats: list[int] = []
+        self.play_forbids: list[int] = []
+        tricks_won = [0, 0, 0, 0]
+        known = set(self.hand)
+        if self.widow is not None:
+            known |= {self.widow, self.discard}
+        for i, tile in enumerate(self.plays):
+            field = f"plays[{i}]"
+            if tile in first_at:
+                raise PositionError(field, f"{T.name_of(tile)} was already played "
+                                    f"(plays[{first_at[tile]}])", "DUPLICATE_PLAY")
+            first_at[tile] = i
+            seat = leader if not trick else self.next_seat(trick[-1][0])
+            if seat == self.seat and tile not in self.hand:
+                raise PositionError(field, f"{T.name_of(tile)} is not in {SEATS[seat]}'s hand "
+                                    f"({SEATS[seat]} to play)", "TILE_NOT_IN_HAND")
+            if seat != self.seat and tile in known:
+                whose = "the viewer's hand" if tile in self.hand else "the discard"
+                raise PositionError(field, f"{SEATS[seat]} cannot play {T.name_of(tile)}: it is "
+                                    f"in {whose}", "NO_CONSISTENT_DEAL")
+            ctx = LEAD if not trick else rules.lead_suit[trick[0][1]]
+            forbid = 0
+            for tier in rules.tiers[ctx]:
+                if tier >> tile & 1:
+                    break
+                forbid |= tier
+            self.play_seats.append(seat)
+            self.play_forbids.append(forbid)
+            trick.append((seat, tile))
+            if len(trick) == per_trick:
+                winner = trick[rules.winner_index([t for _, t in trick])][0]
+                tricks_won[winner] += 1
+                leader, trick = winner, []
+        self.leader = leader
+        self.trick = tuple(trick)
+        self.tricks_won = tuple(tricks_won)
+        self.tricks_left = 7 - len(self.plays) // per_trick
+        # A seat held, at each of its plays, every tile it played later and
+        # every tile it still holds: none of them may be one the play forbids.
+        later = [0, 0, 0, 0]
+        later[self.seat] = T.mask_of(self.hand) & ~T.mask_of(self.plays)
+        self.forbidden = [0, 0, 0, 0]
+        for i in range(len(self.plays) - 1, -1, -1):
+            seat, forbid = self.play_seats[i], self.play_forbids[i]
+            clash = later[seat] & forbid
+            if clash:
+                shown = T.name_of(T.tiles_of(clash)[0])
+                raise PositionError(f"plays[{i}]", f"{SEATS[seat]} could not play "
+                                    f"{T.name_of(self.plays[i])} while holding {shown}",
+                                    "NO_CONSISTENT_DEAL")
+            self.forbidden[seat] |= forbid
+            later[seat] |= 1 << self.plays[i]
+
+    def _derive_places(self) -> None:
+        """Places of the unseen tiles, their room, and which tiles each may hold."""
+        played_by = [0, 0, 0, 0]
+        for seat, tile in zip(self.play_seats, self.plays):
+            played_by[seat] |= 1 << tile
+        self.played_by = played_by
+        full_set = MOON3_SET if self.three_handed else frozenset(range(T.N_TILES))
+        known = set(self.hand) | set(self.plays)
+        if self.widow is not None:
+            known |= {self.widow, self.discard}
+        self.unseen = tuple(sorted(full_set - known, reverse=True))
+        place_seats: list[int | None] = [s for s in self.active_seats if s != self.seat]
+        capacity = [7 - bin(played_by[s]).count("1") for s in place_seats]
+        nello_partner = None
+        if self.game == "42" and self.contract.declaration.name == "nello":
+            nello_partner = partner(self.contract.declarer)
+            place_seats.append(nello_partner)
+            capacity.append(7)
+        if self.three_handed and self.widow is None:
+            place_seats.append(None)
+            capacity.append(1)
+        self.place_seats = tuple(place_seats)
+        self.places = tuple(DISCARD if s is None else SEATS[s] for s in place_seats)
+        self.capacity = tuple(capacity)
+        self.allowed: dict[int, int] = {}
+        for t in self.unseen:
+            mask = 0
+            for p, s in enumerate(place_seats):
+                if s is None or not self.forbidden[s] >> t & 1:
+                    mask |= 1 << p
+            self.allowed[t] = mask
+        self.bounds: tuple[Bound, ...] = ()
+        kind = self.contract.kind
+        declarer = self.contract.declarer
+        if kind in DOUBLES_NEEDED and declarer != self.seat:
+            need = DOUBLES_NEEDED[kind][0]
+            shown = sum(1 for t in T.tiles_of(played_by[declarer]) if T.is_double(t))
+            place = place_seats.index(declarer)
+            self.bounds = (Bound(T.mask_of(T.DOUBLES), place, max(0, need - shown)),)
+
+    # ------------------------------------------------------------- properties
+
+    @property
+    def to_move(self) -> str | None:
+        """Seat to move, or None when all tricks have been played."""
+        seat = self.to_move_index
+        return None if seat is None else SEATS[seat]
+
+    @property
+    def to_move_index(self) -> int | None:
+        if self.tricks_left == 0:
+            return None
+        return self.leader if not self.trick else self.next_seat(self.trick[-1][0])
+
+    @property
+    def side(self) -> str:
+        """``declaring`` or ``defending``: the viewer's side."""
+        return "declaring" if self.scorer[self.seat] else "defending"
+
+    @property
+    def remaining(self) -> tuple[int, ...]:
+        """The viewer's tiles not yet played."""
+        played = set(self.plays)
+        return tuple(t for t in self.hand if t not in played)
+
+    def legal_tiles(self) -> list[int]:
+        """The viewer's legal tiles (indices) when it is to move, else []."""
+        if self.to_move_index != self.seat:
+            return []
+        ctx = LEAD if not self.trick else self.rules.lead_suit[self.trick[0][1]]
+        return T.tiles_of(self.rules.legal_mask(T.mask_of(self.remaining), ctx))
+
+    def check_can_hint(self) -> None:
+        """Raise `PositionError` unless the viewer is the seat to move (a hint needs that)."""
+        if self.to_move_index is None:
+            raise PositionError("plays", "every trick has been played: there is no move to "
+                                "hint", "HAND_OVER")
+        if self.to_move_index != self.seat:
+            raise PositionError("seat", f"{SEATS[self.seat]} is not to move ({self.to_move} is)",
+                                "NOT_TO_MOVE")
+
+    # ------------------------------------------------------------------ output
+
+    def to_json(self) -> dict:
+        """The SPEC JSON of this view (tiles as H-L)."""
+        out: dict[str, Any] = {}
+        if self.game == "moon":
+            out["game"] = "moon"
+            out["players"] = self.players
+        out["seat"] = SEATS[self.seat]
+        out["hands"] = {SEATS[self.seat]: [T.name_of(t) for t in self.hand]}
+        out["contract"] = self.contract.to_json()
+        out["plays"] = [T.name_of(t) for t in self.plays]
+        if self.widow is not None and self.discard is not None:
+            out["widow"] = T.name_of(self.widow)
+            out["discard"] = T.name_of(self.discard)
+        if self.auction is not None:
+            out["auction"] = self.auction
+        return out
+
+    def __repr__(self) -> str:
+        import json
+
+        return f"View({json.dumps(self.to_json())})"

@@ -1,0 +1,60 @@
+"""One engine across many deals of the same contract: `load_deal` and `Engine.clear`."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver import DealSolver, Position
+from solver.tiles import NAMES
+
+SEATS = ("N", "E", "S", "W")
+
+
+def deal(seed: int, trump: str = "fives", declarer: str = "E") -> Position:
+    rng = random.Random(seed)
+    pool = list(NAMES)
+    rng.shuffle(pool)
+    hands = {s: pool[7 * i:7 * i + 7] for i, s in enumerate(SEATS)}
+    bid = 42 if trump in ("nello", "sevens") else 30
+    return Position({"hands": hands, "plays": [],
+                     "contract": {"declarer": declarer, "trump": trump, "bid": bid}})
+
+
+@pytest.mark.parametrize("trump", ["fives", "nello", "follow-me"])
+def test_reused_engine_answers_like_fresh_solvers(trump):
+    deals = [deal(seed, trump) for seed in range(12)]
+    reused = DealSolver(deals[0])
+    for i, p in enumerate(deals):
+        if i:
+            reused.load_deal(p)
+        assert reused.child_values() == DealSolver(p).child_values()
+
+
+def test_clear_forgets_everything_the_table_learned():
+    p = deal(7)
+    fresh = DealSolver(p)
+    value = fresh.value()
+    cold = fresh.nodes
+    fresh.value()
+    warm = fresh.nodes - cold
+    assert warm < cold   # the table answered most of the second search
+    # Past the generation counter's wrap-around (32 generations) too.
+    for clears in (1, 40):
+        before = fresh.nodes
+        for _ in range(clears):
+            fresh.engine.clear()
+        fresh.load(p)
+        assert fresh.value() == value
+        assert fresh.nodes - before == cold   # exactly the work of an empty table
+
+
+def test_load_deal_needs_the_same_contract():
+    solver = DealSolver(deal(1, "fives", "E"))
+    with pytest.raises(ValueError):
+        solver.load_deal(deal(2, "sixes", "E"))
+    with pytest.raises(ValueError):
+        solver.load_deal(deal(2, "fives", "N"))
+    solver.load_deal(deal(2, "fives", "W"))  # same declaring side: E-W
+    assert solver.value() == DealSolver(deal(2, "fives", "W")).value()
