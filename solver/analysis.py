@@ -31,16 +31,15 @@ from typing import Any, Mapping, Union
 
 from . import tiles as T
 from ._core import CancelToken
-from .errors import PositionError
-from .jsondoc import json_object
-from .position import SEATS, Contract, Position
+from .errors import PositionError, key_text, quoted
+from .jsondoc import check_keys, json_object
+from .position import POSITION_FIELDS, SEATS, Contract, Position
 from .solve import DealSolver
 
 RecordLike = Union[Mapping[str, Any], str, bytes]
 
-#: Fields of the SPEC position, and the two a hand record adds.
-POSITION_FIELDS = frozenset({"game", "hands", "contract", "plays", "widow", "discard"})
-RECORD_FIELDS = frozenset({"id", "meta"})
+#: Fields of a hand record: the SPEC position's, and the two a hand record adds.
+RECORD_FIELDS = POSITION_FIELDS + ("id", "meta")
 
 
 @dataclass(frozen=True)
@@ -155,10 +154,7 @@ def parse_record(record: RecordLike) -> tuple[Position, Any, dict | None]:
     Raises `PositionError` naming the field at fault.
     """
     record = json_object(record, "record", "a hand record")
-    for key in record:
-        if key not in POSITION_FIELDS and key not in RECORD_FIELDS:
-            raise PositionError(str(key), "unknown field of a hand record (a position's fields, "
-                                "\"id\" or \"meta\")", "UNKNOWN_FIELD")
+    check_keys(record, RECORD_FIELDS, "", "a hand record")
     position = Position({k: v for k, v in record.items() if k in POSITION_FIELDS})
     meta = record.get("meta")
     if meta is not None:
@@ -177,8 +173,8 @@ def _check_meta(meta: object, position: Position) -> None:
                                 "INVALID_TYPE")
         for seat, name in players.items():
             if seat not in SEATS or SEATS.index(seat) not in position.hands:
-                raise PositionError(f"meta.players.{seat}", f"unknown seat {seat!r}",
-                                    "UNKNOWN_SEAT")
+                raise PositionError(f"meta.players.{key_text(seat)}", f"unknown seat "
+                                    f"{quoted(seat)}", "UNKNOWN_SEAT")
             if not isinstance(name, str):
                 raise PositionError(f"meta.players.{seat}", "a player's name must be a string",
                                     "INVALID_TYPE")

@@ -31,8 +31,8 @@ from typing import Any, Mapping, Union
 from . import tiles as T
 from ._core import CancelToken
 from .errors import PositionError
-from .jsondoc import json_object
-from .position import MOON3_SET, SEATS, Position
+from .jsondoc import check_keys, json_object
+from .position import MOON3_SET, POSITION_FIELDS, SEATS, Position
 from .rules import PIP_NAMES, parse_declaration
 from .solve import DealSolver
 
@@ -193,6 +193,7 @@ def _score_declaration(hands: Mapping[str, Any], contract: dict, name: str, decl
 
 def _check_shape(data: Mapping[str, Any]) -> tuple[Mapping[str, Any], dict, object]:
     """The discard table's own requirements; Position checks the rest."""
+    check_keys(data, POSITION_FIELDS, "", "a Moon deal")
     game = data.get("game")
     if not (isinstance(game, str) and game.lower() == "moon"):
         raise PositionError("game", "the best discard is for three-player Moon: "

@@ -1,6 +1,77 @@
-"""The exceptions the solver raises for bad input and stopped searches."""
+"""The exceptions the solver raises for bad input and stopped searches, and the
+helpers that quote bad input into their messages safely."""
 
 from __future__ import annotations
+
+import reprlib
+
+#: Longest quotation of a bad value in a message: enough to recognise it,
+#: short enough that a 50 MB value still gives a one-line error (and a gRPC
+#: error that fits in the trailers).
+QUOTE_LIMIT = 60
+#: Longest field path and reason an error keeps (a safety net: the parsers
+#: quote values with `quoted` and keys with `key_text` already).
+FIELD_LIMIT = 200
+REASON_LIMIT = 1000
+#: Integers longer than this (in bits, about 78 digits) are described, not printed.
+_LONG_INT_BITS = 256
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+class _ShortRepr(reprlib.Repr):
+    """`repr` that never raises and never recurses deep: containers are cut at a
+    few levels and items, strings and bytes at a prefix, huge integers described."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxdict = self.maxlist = self.maxtuple = self.maxset = self.maxfrozenset = 4
+        self.maxstring = self.maxother = QUOTE_LIMIT
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > _LONG_INT_BITS:
+            # repr() of an integer over 4,300 digits raises; the size is what matters.
+            return f"<an integer of about {int(x.bit_length() * 0.30103) + 1} digits>"
+        return repr(x)
+
+    def repr_str(self, x: str, level: int) -> str:
+        if len(x) <= self.maxstring:
+            return repr(x)
+        return f"{x[:self.maxstring]!r}... ({len(x)} characters)"
+
+    def repr_bytes(self, x: bytes, level: int) -> str:
+        if len(x) <= self.maxstring:
+            return repr(x)
+        return f"{x[:self.maxstring]!r}... ({len(x)} bytes)"
+
+
+_SHORT = _ShortRepr()
+
+
+def quoted(value: object) -> str:
+    """``repr(value)`` for an error message, at most a short prefix of it.
+
+    Safe for any value: a 50 MB string, an integer of a million digits, a
+    list nested 10,000 deep, an object whose ``__repr__`` raises.
+    """
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # a __repr__ that raises, or something reprlib cannot walk
+        text = f"<{type(value).__name__}>"
+    return _clip(text, 2 * QUOTE_LIMIT)
+
+
+def key_text(key: object) -> str:
+    """An object key as it appears in a field path: the key itself when it is a short
+    name (ASCII letters, digits, ``-`` and ``_``), else its quotation, so that a key
+    such as ``"N[0]"`` or ``""`` cannot pass for a path."""
+    if isinstance(key, str) and 0 < len(key) <= QUOTE_LIMIT and key.isascii() \
+            and key.replace("-", "a").replace("_", "a").isalnum():
+        return key
+    return quoted(key)
 
 
 class PositionError(ValueError):
@@ -8,10 +79,12 @@ class PositionError(ValueError):
 
     ``field`` is a path into the SPEC JSON (``hands.N[3]``, ``contract.bid``,
     ``plays[5]``); ``code`` is an upper-case reason code that clients can
-    rely on (``DUPLICATE_TILE``, ``ILLEGAL_PLAY``, ...).
+    rely on (``DUPLICATE_TILE``, ``ILLEGAL_PLAY``, ...). Both the field and the
+    reason are short: bad values are quoted by a prefix only.
     """
 
     def __init__(self, field: str, reason: str, code: str = "INVALID_VALUE") -> None:
+        field, reason = _clip(field, FIELD_LIMIT), _clip(reason, REASON_LIMIT)
         super().__init__(f"{field}: {reason}")
         self.field = field
         self.reason = reason

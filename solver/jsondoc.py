@@ -1,25 +1,198 @@
-"""Reading the JSON documents the API takes: a mapping, or JSON text of one."""
+"""Reading the JSON documents the API takes: a mapping, or JSON text of one.
+
+Every parser of the package reads its input through here, so every one
+treats hostile input alike:
+
+* bytes are decoded as JSON text is (UTF-8, or UTF-16/32 recognised by a
+  byte-order mark or by the zero bytes of its first characters); a UTF-8
+  byte-order mark is accepted, bytes that do not decode are bad input;
+* a document nested deeper than `MAX_DEPTH` is bad input (the json module
+  would raise RecursionError on very deep text, and deep values cannot be
+  printed or re-encoded safely);
+* a document must be JSON data: objects with string keys, lists, strings
+  (valid Unicode), finite numbers, integers of at most 4,300 digits,
+  true/false/null; no key appears twice in an object;
+* `check_keys` rejects fields a schema does not know, naming the known ones.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, Mapping
 
-from .errors import PositionError
+from .errors import PositionError, key_text, quoted
+
+#: Deepest nesting a document may have: a hand record (the deepest input) is 4
+#: levels deep (record.meta.auction[i].bid); the rest is headroom for ``id`` and ``meta``.
+MAX_DEPTH = 32
+#: Python refuses to convert integers over 4,300 digits to and from text
+#: (sys.int_info.str_digits_check_threshold); 14,284 bits is that size.
+MAX_INT_BITS = 14_284
+MAX_DIGITS = 4300
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def decode(data: bytes, field: str) -> str:
+    """JSON text from bytes: UTF-8 (a byte-order mark is dropped), UTF-16 or UTF-32.
+
+    Raises `PositionError` (``INVALID_ENCODING``) when the bytes do not decode.
+    """
+    encoding = json.detect_encoding(data)
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        name = "UTF-8" if encoding.startswith("utf-8") else encoding.upper()
+        raise PositionError(field, f"not valid {name} text: {exc.reason} at byte {exc.start}",
+                            "INVALID_ENCODING") from None
+
+
+def parse_json(text: str | bytes | bytearray, field: str) -> Any:
+    """Parse JSON text (str, or bytes decoded by `decode`) and check it is JSON data
+    of sane depth (`check_document`). Raises `PositionError` on ``field``."""
+    if not isinstance(text, str):
+        text = decode(bytes(text), field)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys,
+                          parse_constant=_no_constant)
+    except RecursionError:
+        raise _too_deep(field) from None
+    except _DuplicateKey as exc:
+        raise PositionError(field, f"key {quoted(exc.key)} appears twice in one object",
+                            "DUPLICATE_KEY") from None
+    except ValueError as exc:
+        reason = str(exc)
+        if "integer string conversion" in reason:
+            reason = f"a number has more than {MAX_DIGITS} digits"
+        raise PositionError(field, f"not valid JSON: {reason}", "INVALID_JSON") from None
+    check_document(data, field)
+    return data
+
+
+def _too_deep(field: str) -> PositionError:
+    return PositionError(field, f"nested more than {MAX_DEPTH} levels deep", "TOO_DEEP")
+
+
+#: Where a value sits: None for the document itself, else (parent, key or list index).
+_Path = Any
+
+
+def _path_text(path: _Path, field: str, keys: int = MAX_DEPTH) -> str:
+    """``meta.auction[2].bid`` (at most the first ``keys`` keys); ``field`` for the
+    document itself, and for any place in a document that is a list."""
+    names: list[object] = []
+    while path is not None:
+        path, key = path
+        names.append(key)
+    names.reverse()
+    if names and isinstance(names[0], int):
+        return field
+    text = ""
+    for key in names[:keys]:
+        text = f"{text}[{key}]" if isinstance(key, int) else \
+            (f"{text}.{key_text(key)}" if text else key_text(key))
+    return text or field
+
+
+def check_document(data: object, field: str) -> None:
+    """Check that ``data`` is JSON data (see the module docstring), without recursion.
+
+    Field paths of errors start at the document (``meta.x[2]``); ``field``
+    names the document itself.
+    """
+    stack: list[tuple[object, _Path, int]] = [(data, None, 1)]  # containers to visit
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _too_deep(_path_text(path, field, keys=3))
+        if isinstance(value, Mapping):
+            for key in value:
+                if not isinstance(key, str):
+                    raise PositionError(_path_text(path, field), f"object key {quoted(key)} is "
+                                        "not a string", "INVALID_TYPE")
+            items: Any = value.items()
+        elif isinstance(value, (list, tuple)):
+            items = enumerate(value)
+        else:
+            _check_scalar(value, path, field)
+            continue
+        for key, item in items:
+            if isinstance(item, (Mapping, list, tuple)):
+                stack.append((item, (path, key), depth + 1))
+            elif not (item.__class__ is str and item.isascii()):  # the common case, done
+                _check_scalar(item, (path, key), field)
+
+
+def _check_scalar(value: object, path: _Path, field: str) -> None:
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, str):
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise PositionError(_path_text(path, field), f"{quoted(value)} is not valid "
+                                    "Unicode text (a lone surrogate)", "INVALID_TEXT") from None
+        return
+    if isinstance(value, int):
+        if value.bit_length() > MAX_INT_BITS:
+            raise PositionError(_path_text(path, field), f"{quoted(value)}: a number has at "
+                                f"most {MAX_DIGITS} digits", "INVALID_VALUE")
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise PositionError(_path_text(path, field), f"{quoted(value)} is not a JSON "
+                                "number", "INVALID_VALUE")
+        return
+    raise PositionError(_path_text(path, field), f"{quoted(value)} is not a JSON value (an "
+                        "object, list, string, number, true, false or null)", "INVALID_TYPE")
 
 
 def json_object(data: object, field: str, what: str) -> Mapping[str, Any]:
     """``data`` as a JSON object: a mapping as it is, JSON text (str or bytes) parsed.
 
     Raises `PositionError` on ``field`` for text that is not JSON
-    (``INVALID_JSON``) and for anything that is not an object, naming it
-    ``what`` ("a position", "a deal", ...) in the reason (``INVALID_TYPE``).
+    (``INVALID_JSON``, ``INVALID_ENCODING``, ``DUPLICATE_KEY``, ``TOO_DEEP``),
+    for data that is not JSON (`check_document`) and for anything that is not
+    an object, naming it ``what`` ("a position", "a deal", ...) in the reason
+    (``INVALID_TYPE``).
     """
-    if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except ValueError as exc:
-            raise PositionError(field, f"not valid JSON: {exc}", "INVALID_JSON") from None
+    if isinstance(data, (str, bytes, bytearray)):
+        data = parse_json(data, field)
+    elif isinstance(data, Mapping):
+        check_document(data, field)
     if not isinstance(data, Mapping):
         raise PositionError(field, f"{what} must be a JSON object", "INVALID_TYPE")
     return data
+
+
+def check_keys(obj: Mapping[str, Any], known: tuple[str, ...], where: str, what: str) -> None:
+    """Reject a key of ``obj`` that is not in ``known``: a misspelt field must not be
+    silently ignored. ``where`` is the object's field path ("" at the top)."""
+    for key in obj:
+        if key not in known:
+            name = key_text(key)
+            raise PositionError(f"{where}.{name}" if where else name,
+                                f"unknown field of {what} (known: {', '.join(known)})",
+                                "UNKNOWN_FIELD")

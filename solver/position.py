@@ -13,14 +13,17 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from . import tiles as T
-from .errors import PositionError
-from .jsondoc import json_object
+from .errors import PositionError, key_text, quoted
+from .jsondoc import check_keys, json_object
 from .rules import DOUBLES_OPTIONS, LEAD, Declaration, Rules, build_rules, parse_declaration
 
 SEATS = ("N", "E", "S", "W")
 SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
 KINDS = ("standard", "plunge", "splash")
 MOON_BIDS = (4, 5, 6, 7, 21)
+#: The fields of a position and of its contract (SPEC.md); any other is an error.
+POSITION_FIELDS = ("game", "hands", "contract", "plays", "widow", "discard")
+CONTRACT_FIELDS = ("declarer", "trump", "bid", "kind", "doubles")
 #: Doubles a plunge or splash declarer must hold, and the default bid.
 DOUBLES_NEEDED = {"plunge": (4, 168), "splash": (3, 84)}
 
@@ -60,6 +63,27 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def parse_game(value: object, field: str = "game") -> str:
+    """``"42"`` or ``"moon"`` (any case): the game's name. Only these two strings; not
+    the number 42, nor 42.0."""
+    if isinstance(value, str):
+        if value == "42":
+            return "42"
+        if value.lower() == "moon":
+            return "moon"
+    raise PositionError(field, f"unknown game {quoted(value)} (\"42\" or \"moon\", as strings)",
+                        "UNKNOWN_GAME")
+
+
+def _reject_hand_tile(tile: int, where: str, seen: dict[int, str]) -> None:
+    """The error for a tile of a hand that is a duplicate or outside the tile set."""
+    if tile in seen:
+        raise PositionError(where, f"tile {T.name_of(tile)} appears twice "
+                            f"(also at {seen[tile]})", "DUPLICATE_TILE")
+    raise PositionError(where, f"{T.name_of(tile)} is not in the 22-tile set of "
+                        "three-player Moon (of the blanks only 0-0 stays)", "NOT_IN_TILE_SET")
+
+
 class Position:
     """A deal, a contract and the plays so far; see SPEC.md for the JSON form."""
 
@@ -70,26 +94,22 @@ class Position:
     widow: int | None
     discard: int | None
 
-    def __init__(self, data: Mapping[str, Any] | str) -> None:
+    def __init__(self, data: Mapping[str, Any] | str | bytes) -> None:
         self._parse(json_object(data, "position", "a position"))
         self._derive_layout()
         self._replay()
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | str) -> "Position":
-        """Build a position from the SPEC JSON, as a dict or a string."""
+    def from_json(cls, data: Mapping[str, Any] | str | bytes) -> "Position":
+        """Build a position from the SPEC JSON: a dict, or JSON text (str, or bytes in
+        UTF-8, UTF-16 or UTF-32)."""
         return cls(data)
 
     # ----------------------------------------------------------------- parsing
 
     def _parse(self, data: Mapping[str, Any]) -> None:
-        game = data.get("game", "42")
-        if game in (42, "42"):
-            self.game = "42"
-        elif isinstance(game, str) and game.lower() == "moon":
-            self.game = "moon"
-        else:
-            raise PositionError("game", f"unknown game {game!r} (\"42\" or \"moon\")", "UNKNOWN_GAME")
+        check_keys(data, POSITION_FIELDS, "", "a position")
+        self.game = parse_game(data.get("game", "42"))
         self._parse_hands(data.get("hands"))
         self._parse_moon_widow(data)
         self._parse_contract(data.get("contract"))
@@ -98,7 +118,7 @@ class Position:
             plays = []
         if not isinstance(plays, list):
             raise PositionError("plays", "must be a list of tiles", "INVALID_TYPE")
-        self.plays = tuple(T.parse_tile(p, f"plays[{i}]") for i, p in enumerate(plays))
+        self.plays = tuple(T.parse_tiles(plays, "plays"))
 
     def _parse_hands(self, hands: object) -> None:
         if hands is None:
@@ -107,7 +127,8 @@ class Position:
             raise PositionError("hands", "must be an object of seat -> list of tiles", "INVALID_TYPE")
         for key in hands:
             if key not in SEAT_INDEX:
-                raise PositionError(f"hands.{key}", f"unknown seat {key!r} (N, E, S or W)", "UNKNOWN_SEAT")
+                raise PositionError(f"hands.{key_text(key)}", f"unknown seat {quoted(key)} "
+                                    "(N, E, S or W)", "UNKNOWN_SEAT")
         expected: tuple[str, ...] = SEATS[:3] if self.game == "moon" and "W" not in hands \
             else SEATS
         for seat in expected:
@@ -115,7 +136,7 @@ class Position:
                 raise PositionError(f"hands.{seat}", "missing hand", "MISSING_FIELD")
         self.three_handed = len(expected) == 3
         allowed = MOON3_SET if self.three_handed else frozenset(range(T.N_TILES))
-        seen: dict[int, str] = {}
+        seen: dict[int, str] = {}  # tile -> where it was first (hands.N[3])
         self.hands = {}
         for seat in expected:
             raw = hands[seat]
@@ -124,21 +145,14 @@ class Position:
                 raise PositionError(field, "must be a list of tiles", "INVALID_TYPE")
             if len(raw) != 7:
                 raise PositionError(field, f"holds {len(raw)} tiles, a hand holds 7", "HAND_SIZE")
-            parsed = []
-            for i, text in enumerate(raw):
-                where = f"{field}[{i}]"
-                tile = T.parse_tile(text, where)
-                if tile not in allowed:
-                    raise PositionError(where, f"{T.name_of(tile)} is not in the 22-tile set of "
-                                        "three-player Moon (of the blanks only 0-0 stays)",
-                                        "NOT_IN_TILE_SET")
-                if tile in seen:
-                    raise PositionError(where, f"tile {T.name_of(tile)} appears twice "
-                                        f"(also at {seen[tile]})", "DUPLICATE_TILE")
-                seen[tile] = where
-                parsed.append(tile)
+            parsed = T.parse_tiles(raw, field)
+            for i, tile in enumerate(parsed):
+                if tile not in allowed or tile in seen:
+                    _reject_hand_tile(tile, f"{field}[{i}]", seen)
+                seen[tile] = f"{field}[{i}]"
             self.hands[SEAT_INDEX[seat]] = tuple(parsed)
         self._seen = seen
+
 
     def _parse_moon_widow(self, data: Mapping[str, Any]) -> None:
         self.widow = self.discard = None
@@ -167,26 +181,27 @@ class Position:
             raise PositionError("contract", "required", "MISSING_FIELD")
         if not isinstance(raw, Mapping):
             raise PositionError("contract", "must be an object", "INVALID_TYPE")
+        check_keys(raw, CONTRACT_FIELDS, "contract", "a contract")
         seats = SEATS[:3] if self.three_handed else SEATS
         declarer = raw.get("declarer")
         if declarer is None:
             raise PositionError("contract.declarer", "required", "MISSING_FIELD")
-        if declarer not in seats:
-            raise PositionError("contract.declarer", f"unknown seat {declarer!r} "
+        if declarer.__class__ is not str or declarer not in seats:
+            raise PositionError("contract.declarer", f"unknown seat {quoted(declarer)} "
                                 f"(one of {', '.join(seats)})", "UNKNOWN_SEAT")
         if "trump" not in raw:
             raise PositionError("contract.trump", "required", "MISSING_FIELD")
         decl = parse_declaration(raw["trump"])
         kind = raw.get("kind", "standard")
         kind = kind.lower() if isinstance(kind, str) else kind
-        if kind not in KINDS:
-            raise PositionError("contract.kind", f"unknown kind {kind!r} (standard, plunge or "
-                                "splash)", "UNKNOWN_KIND")
+        if kind.__class__ is not str or kind not in KINDS:
+            raise PositionError("contract.kind", f"unknown kind {quoted(kind)} (standard, "
+                                "plunge or splash)", "UNKNOWN_KIND")
         doubles = raw.get("doubles", "high")
         doubles = doubles.lower() if isinstance(doubles, str) else doubles
-        if doubles not in DOUBLES_OPTIONS:
-            raise PositionError("contract.doubles", f"unknown option {doubles!r} (high, low or "
-                                "suit)", "INVALID_OPTION")
+        if doubles.__class__ is not str or doubles not in DOUBLES_OPTIONS:
+            raise PositionError("contract.doubles", f"unknown option {quoted(doubles)} (high, "
+                                "low or suit)", "INVALID_OPTION")
         if doubles != "high" and (self.game == "moon" or decl.name not in ("follow-me", "nello")):
             raise PositionError("contract.doubles", f"doubles {doubles!r} is only for follow-me "
                                 "and nello in 42; otherwise doubles are high", "INVALID_OPTION")
@@ -224,12 +239,12 @@ class Position:
         if bid is None:
             raise PositionError(field, "required", "MISSING_FIELD")
         if not _is_int(bid):
-            raise PositionError(field, f"must be a whole number, not {bid!r}", "INVALID_TYPE")
+            raise PositionError(field, f"must be a whole number, not {quoted(bid)}", "INVALID_TYPE")
         assert isinstance(bid, int)
         if self.game == "moon":
             if bid not in MOON_BIDS:
-                raise PositionError(field, f"Moon bid {bid} is out of range (4..7 tricks, or 21 "
-                                    "to shoot the moon)", "BID_OUT_OF_RANGE")
+                raise PositionError(field, f"Moon bid {quoted(bid)} is out of range (4..7 tricks, "
+                                    "or 21 to shoot the moon)", "BID_OUT_OF_RANGE")
             return bid
         marks_only = self.contract.declaration.name in ("nello", "sevens") or \
             self.contract.kind != "standard"
@@ -242,8 +257,8 @@ class Position:
         if marks_only and 30 <= bid <= 41:
             raise PositionError(field, f"{what} takes mark bids only (42, 84, ... 294), "
                                 f"not {bid} points", "BID_OUT_OF_RANGE")
-        raise PositionError(field, f"bid {bid} is out of range (30..41 points or 42*k marks, "
-                            "42..294)", "BID_OUT_OF_RANGE")
+        raise PositionError(field, f"bid {quoted(bid)} is out of range (30..41 points or 42*k "
+                            "marks, 42..294)", "BID_OUT_OF_RANGE")
 
     # ------------------------------------------------------------------ layout
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .errors import PositionError
+from .errors import PositionError, quoted
 from .tiles import ENDS, N_TILES, count_of, is_double
 
 DOUBLES_SUIT = 7
@@ -71,15 +71,16 @@ class Declaration:
 def parse_declaration(value: object, field_name: str = "contract.trump") -> Declaration:
     """Parse a declaration name or alias (case-insensitive; pips as 0..6)."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise PositionError(field_name, f"unknown declaration {value!r}", "UNKNOWN_DECLARATION")
-    key = str(value).strip().lower()
+        raise PositionError(field_name, f"unknown declaration {quoted(value)}",
+                            "UNKNOWN_DECLARATION")
+    key = value.strip().lower() if isinstance(value, str) else str(value) if 0 <= value <= 6 else ""
     if key in _PIP_ALIASES:
         pip = _PIP_ALIASES[key]
         return Declaration(PIP_NAMES[pip], pip)
     if key in _OTHER_ALIASES:
         return Declaration(_OTHER_ALIASES[key])
     known = ", ".join(PIP_NAMES + ("doubles", "follow-me", "nello", "sevens"))
-    raise PositionError(field_name, f"unknown declaration {value!r} (one of {known})",
+    raise PositionError(field_name, f"unknown declaration {quoted(value)} (one of {known})",
                         "UNKNOWN_DECLARATION")
 
 

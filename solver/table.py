@@ -32,9 +32,9 @@ from functools import partial
 from typing import Any, Callable, Mapping, Union
 
 from ._core import CancelToken
-from .errors import PositionError
-from .jsondoc import json_object
-from .position import SEAT_INDEX, SEATS, Position
+from .errors import PositionError, quoted
+from .jsondoc import check_keys, json_object
+from .position import CONTRACT_FIELDS, SEAT_INDEX, SEATS, Position, parse_game
 from .rules import DOUBLES_OPTIONS, PIP_NAMES
 from .solve import DealSolver
 
@@ -52,7 +52,9 @@ LOWEST_BID = 30
 #: A mark bid makes only with every trick, i.e. every one of the 42 points.
 ONE_MARK = 42
 
-DEAL_FIELDS = frozenset({"game", "hands", "doubles", "contract", "plays", "id", "meta"})
+#: Fields of a deal: its own, and a position's that a deal file may carry (the
+#: contract is checked for unknown keys only; its values are ignored).
+DEAL_FIELDS = ("hands", "doubles", "id", "meta", "game", "contract", "plays")
 
 
 def bid_made(points: int) -> int | None:
@@ -114,19 +116,21 @@ class DealTable:
 def parse_deal(deal: DealLike) -> tuple[dict[str, list[str]], str, Any, dict | None]:
     """Check a deal: (hands, tiles as H-L; doubles option; id; meta). Raises `PositionError`."""
     deal = json_object(deal, "deal", "a deal")
-    for key in deal:
-        if key not in DEAL_FIELDS:
-            raise PositionError(str(key), "unknown field of a deal (\"hands\", \"doubles\", "
-                                "\"id\" or \"meta\")", "UNKNOWN_FIELD")
-    if deal.get("game", "42") not in ("42", 42):
+    check_keys(deal, DEAL_FIELDS, "", "a deal")
+    if parse_game(deal.get("game", "42")) != "42":
         raise PositionError("game", "a double-dummy table is for a 42 deal", "UNSUPPORTED_GAME")
+    contract = deal.get("contract")
+    if contract is not None:
+        if not isinstance(contract, Mapping):
+            raise PositionError("contract", "must be an object", "INVALID_TYPE")
+        check_keys(contract, CONTRACT_FIELDS, "contract", "a contract")
     if deal.get("plays"):
         raise PositionError("plays", "a table is for a deal before the opening lead; "
                             "remove the plays", "UNEXPECTED_FIELD")
     doubles = deal.get("doubles", "high")
     doubles = doubles.lower() if isinstance(doubles, str) else doubles
-    if doubles not in DOUBLES_OPTIONS:
-        raise PositionError("doubles", f"unknown option {doubles!r} (high, low or suit)",
+    if doubles.__class__ is not str or doubles not in DOUBLES_OPTIONS:
+        raise PositionError("doubles", f"unknown option {quoted(doubles)} (high, low or suit)",
                             "INVALID_OPTION")
     meta = deal.get("meta")
     if meta is not None and not isinstance(meta, Mapping):

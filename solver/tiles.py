@@ -6,7 +6,7 @@ A tile ``H-L`` (``H >= L``) has index ``H*(H+1)/2 + L``, so ``0-0`` is 0 and
 
 from __future__ import annotations
 
-from .errors import PositionError
+from .errors import PositionError, quoted
 
 N_TILES = 28
 
@@ -32,19 +32,54 @@ def is_double(tile: int) -> bool:
     return ENDS[tile][0] == ENDS[tile][1]
 
 
+def _spellings() -> dict[object, int]:
+    """Every accepted spelling of every tile: ``H-L``, ``L-H``, ``H:L``, ``L:H``, ``HL``, ``LH``
+    as strings, and the two-digit numbers ``HL`` and ``LH`` (10..66)."""
+    table: dict[object, int] = {}
+    for tile, (h, l) in enumerate(ENDS):
+        for a, b in ((h, l), (l, h)):
+            for text in (f"{a}-{b}", f"{a}:{b}", f"{a}{b}"):
+                table[text] = tile
+            if a:  # 06 is no number a JSON writer produces
+                table[10 * a + b] = tile
+    return table
+
+
+#: Spelling -> tile index. ASCII digits only: ``"٦-٤"`` or ``"６-４"`` is no tile.
+SPELLINGS: dict[object, int] = _spellings()
+_PADDING = " \t\r\n"
+
+
 def parse_tile(text: object, field: str) -> int:
-    """Parse ``H-L``, ``L-H``, ``HL`` (string or number) or ``H:L`` into a tile index."""
-    if isinstance(text, int) and not isinstance(text, bool):
-        text = str(text)  # a bare JSON number such as 64
-    if isinstance(text, str):
-        s = text.strip()
-        if len(s) == 3 and s[1] in "-:":
-            s = s[0] + s[2]
-        if len(s) == 2 and s.isdigit():
-            a, b = int(s[0]), int(s[1])
-            if a <= 6 and b <= 6:
-                return index_of(a, b)
-    raise PositionError(field, f"unknown tile {text!r} (write tiles as H-L, e.g. 6-4)", "UNKNOWN_TILE")
+    """Parse ``H-L``, ``L-H``, ``HL`` (string or number) or ``H:L`` into a tile index.
+
+    One lookup in `SPELLINGS`; an error (and its message) is only built for a miss.
+    """
+    if text.__class__ is str or text.__class__ is int:  # not bool, float, or subclasses
+        tile = SPELLINGS.get(text)  # type: ignore[call-overload]
+        if tile is not None:
+            return tile
+    return _parse_unusual(text, field)
+
+
+def parse_tiles(values: list, field: str) -> list[int]:
+    """Parse a list of tiles; a bad one is reported as ``field[i]``."""
+    get = SPELLINGS.get
+    out = []
+    for i, text in enumerate(values):
+        tile = get(text) if text.__class__ is str or text.__class__ is int else None
+        out.append(tile if tile is not None else _parse_unusual(text, f"{field}[{i}]"))
+    return out
+
+
+def _parse_unusual(text: object, field: str) -> int:
+    """A tile padded with ASCII blanks, else the error for a value that is no tile."""
+    if isinstance(text, str) and len(text) <= 16:
+        tile = SPELLINGS.get(text.strip(_PADDING))
+        if tile is not None:
+            return tile
+    raise PositionError(field, f"unknown tile {quoted(text)} (write tiles as H-L with the "
+                        "ASCII digits 0..6, e.g. 6-4)", "UNKNOWN_TILE")
 
 
 def name_of(tile: int) -> str:

@@ -25,12 +25,18 @@ from typing import Any, Mapping
 
 from . import tiles as T
 from .completions import Bound, Completions
-from .errors import PositionError
-from .jsondoc import json_object
-from .position import DOUBLES_NEEDED, MOON3_SET, SEAT_INDEX, SEATS, Position, partner
+from .errors import PositionError, quoted
+from .jsondoc import check_keys, json_object
+from .position import (DOUBLES_NEEDED, MOON3_SET, SEAT_INDEX, SEATS, Position, parse_game,
+                       partner)
 from .rules import LEAD
 
 DISCARD = "discard"
+
+
+#: The fields of a view (SPEC.md, "A seat's view"); any other is an error.
+VIEW_FIELDS = ("seat", "game", "players", "hands", "contract", "plays", "widow", "discard",
+               "auction")
 
 
 class View:
@@ -76,19 +82,14 @@ class View:
     # ----------------------------------------------------------------- parsing
 
     def _parse(self, data: Mapping[str, Any]) -> None:
-        game = data.get("game", "42")
-        if game in (42, "42"):
-            self.game = "42"
-        elif isinstance(game, str) and game.lower() == "moon":
-            self.game = "moon"
-        else:
-            raise PositionError("game", f"unknown game {game!r} (\"42\" or \"moon\")",
-                                "UNKNOWN_GAME")
+        check_keys(data, VIEW_FIELDS, "", "a view")
+        self.game = parse_game(data.get("game", "42"))
         seat = data.get("seat")
         if seat is None:
             raise PositionError("seat", "required: the seat whose view this is", "MISSING_FIELD")
         if not isinstance(seat, str) or seat not in SEAT_INDEX:
-            raise PositionError("seat", f"unknown seat {seat!r} (N, E, S or W)", "UNKNOWN_SEAT")
+            raise PositionError("seat", f"unknown seat {quoted(seat)} (N, E, S or W)",
+                                "UNKNOWN_SEAT")
         self.seat = SEAT_INDEX[seat]
         plays = data.get("plays", [])
         if plays is None:
@@ -126,14 +127,15 @@ class View:
             if not isinstance(call, Mapping):
                 raise PositionError(field, "a call is an object {\"seat\": ..., \"bid\": ...}",
                                     "INVALID_TYPE")
+            check_keys(call, ("seat", "bid"), field, "a call")
             if call.get("seat") not in seats:
-                raise PositionError(f"{field}.seat", f"unknown seat {call.get('seat')!r} "
+                raise PositionError(f"{field}.seat", f"unknown seat {quoted(call.get('seat'))} "
                                     f"(one of {', '.join(seats)})", "UNKNOWN_SEAT")
             bid = call.get("bid")
             is_pass = isinstance(bid, str) and bid.lower() == "pass"
             is_bid = isinstance(bid, int) and not isinstance(bid, bool) and bid > 0
             if not (is_pass or is_bid):
-                raise PositionError(f"{field}.bid", f"not a bid: {bid!r} (a number or "
+                raise PositionError(f"{field}.bid", f"not a bid: {quoted(bid)} (a number or "
                                     "\"pass\")", "INVALID_VALUE")
         return auction
 
@@ -181,7 +183,7 @@ class View:
                 players = 4 if shows_four else 3
             if players not in (3, 4) or isinstance(players, bool):
                 raise PositionError("players", f"Moon is played by 3 or 4 players, not "
-                                    f"{players!r}", "INVALID_VALUE")
+                                    f"{quoted(players)}", "INVALID_VALUE")
             self.players = players
             if players == 3:
                 if self.seat == 3:

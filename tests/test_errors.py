@@ -56,6 +56,14 @@ def edit(base: dict, **changes) -> dict:
     return out
 
 
+def nested(depth: int) -> list:
+    """A list nested ``depth`` levels deep."""
+    value: list = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
 def played_out(position: dict, extra: int = 1) -> dict:
     """The position with a whole legal hand played, then ``extra`` more tiles."""
     game, state = R.start(position)
@@ -188,6 +196,45 @@ BAD = [
     ("moon4-widow", edit(MOON4, widow="6-4", discard="1-1"), "widow", "UNEXPECTED_FIELD"),
     ("moon4-nello", edit(MOON4, contract={"trump": "nello"}), "contract.trump",
      "UNKNOWN_DECLARATION"),
+    ("bid-1e400-json", json.dumps(BASE).replace('"bid": 30', '"bid": 1e400'), "contract.bid",
+     "INVALID_VALUE"),
+    # Hostile input: tiles are ASCII digits, fields are known, values are JSON data.
+] + [
+    (f"tile-{name}", edit(BASE, hands={"N": [tile] + DEAL["N"][1:]}), "hands.N[0]", code)
+    for name, tile, code in (
+        ("superscript", "\u00b2-1", "UNKNOWN_TILE"), ("arabic-indic", "\u0666-\u0663",
+                                                     "UNKNOWN_TILE"),
+        ("fullwidth", "\uff16-\uff13", "UNKNOWN_TILE"), ("nbsp", "\u00a06-3", "UNKNOWN_TILE"),
+        ("bool", True, "UNKNOWN_TILE"), ("float", 63.0, "UNKNOWN_TILE"),
+        ("list", ["6-3"], "UNKNOWN_TILE"), ("megabyte", "6" * 1_000_000, "UNKNOWN_TILE"),
+        ("huge-int", 10 ** 5000, "INVALID_VALUE"), ("lone-surrogate", "\ud800", "INVALID_TEXT"),
+        ("object", object(), "INVALID_TYPE"), ("nested", nested(10_000), "TOO_DEEP"))
+] + [
+    ("unknown-field", dict(edit(BASE, plays=None), plyas=["4-0"]), "plyas", "UNKNOWN_FIELD"),
+    ("unknown-field-not-a-string", {**BASE, 1: 2}, "position", "INVALID_TYPE"),
+    ("unknown-contract-field", edit(BASE, contract={"trump": "follow-me", "doubels": "low"}),
+     "contract.doubels", "UNKNOWN_FIELD"),
+    ("unknown-contract-kind-field", edit(PLUNGE, contract={"kidn": "splash"}),
+     "contract.kidn", "UNKNOWN_FIELD"),
+    ("unknown-field-long-name", {**BASE, "x" * 1_000_000: 1}, None, "UNKNOWN_FIELD"),
+    ("game-number", edit(BASE, game=42), "game", "UNKNOWN_GAME"),
+    ("game-float", edit(BASE, game=42.0), "game", "UNKNOWN_GAME"),
+    ("game-bool", edit(BASE, game=True), "game", "UNKNOWN_GAME"),
+    ("game-nested", edit(BASE, game=nested(20)), "game", "UNKNOWN_GAME"),
+    ("game-too-deep", edit(BASE, game=nested(10_000)), "game[0][0]", "TOO_DEEP"),
+    ("bid-bool", edit(BASE, contract={"bid": True}), "contract.bid", "INVALID_TYPE"),
+    ("bid-float", edit(BASE, contract={"bid": 30.0}), "contract.bid", "INVALID_TYPE"),
+    ("bid-nan", edit(BASE, contract={"bid": float("nan")}), "contract.bid", "INVALID_VALUE"),
+    ("bid-100-digits", edit(BASE, contract={"bid": 10 ** 100}), "contract.bid",
+     "BID_OUT_OF_RANGE"),
+    ("bid-5000-digits", edit(BASE, contract={"bid": 10 ** 5000}), "contract.bid",
+     "INVALID_VALUE"),
+    ("trump-100-digits", edit(BASE, contract={"trump": 10 ** 100}), "contract.trump",
+     "UNKNOWN_DECLARATION"),
+    ("declarer-list", edit(BASE, contract={"declarer": ["W"]}), "contract.declarer",
+     "UNKNOWN_SEAT"),
+    ("kind-dict", edit(BASE, contract={"kind": {"x": 1}}), "contract.kind", "UNKNOWN_KIND"),
+    ("plays-tuple", edit(BASE, plays=("4-0",)), "plays", "INVALID_TYPE"),
 ] + [
     (f"moon{n}-bid-{bid}", edit(base, contract={"bid": bid}), "contract.bid", "BID_OUT_OF_RANGE")
     for n, base in ((3, MOON3), (4, MOON4)) for bid in (3, 8, 20, 22, 30, 42)
@@ -208,8 +255,9 @@ def test_bad_position(entry, data, field, code):
         ENTRY_POINTS[entry](data)
     err = info.value
     assert isinstance(err, ValueError)
-    assert (err.field, err.code) == (field, code), err.reason
-    assert err.reason and str(err) == f"{field}: {err.reason}"
+    assert (err.field if field is not None else None, err.code) == (field, code), err.reason
+    assert err.reason and str(err) == f"{err.field}: {err.reason}"
+    assert len(str(err)) < 400  # a bad value is quoted by a short prefix only
 
 
 def test_the_good_positions_behind_the_bad_ones_are_accepted():
@@ -240,6 +288,14 @@ def test_missing_declarer_is_a_missing_field():
     ('{"hands": ', "INVALID_JSON"),
     (json.dumps(BASE)[:-1], "INVALID_JSON"),
     ("[1, 2]", "INVALID_TYPE"),
+    ('{"plays": [], "plays": ["4-0"]}', "DUPLICATE_KEY"),
+    ("[" * 100_000 + "]" * 100_000, "TOO_DEEP"),
+    ("[" * 40 + "]" * 40, "TOO_DEEP"),
+    ('{"bid": NaN}', "INVALID_JSON"),
+    ('{"bid": Infinity}', "INVALID_JSON"),
+    ("1" * 5000, "INVALID_JSON"),
+    (b"\xff\xfe{\x00 ", "INVALID_ENCODING"),
+    (b'{"x": "\xff"}', "INVALID_ENCODING"),
     ('"a string"', "INVALID_TYPE"),
 ])
 @pytest.mark.parametrize("entry", ENTRY_POINTS)

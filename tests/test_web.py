@@ -22,6 +22,7 @@ from server import convert
 from server.launcher import ServerProcess
 from solver import Position, PositionError, solve
 from solver.analysis import analyze_hand
+from solver.position import POSITION_FIELDS
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL = json.loads((ROOT / "examples" / "deal.json").read_text())
@@ -110,7 +111,9 @@ def shown_values(page) -> dict[str, int]:
 
 def check_values(page, doc: dict, plays: list[str]) -> None:
     """The tiles' values, the best tiles and the value are the solver's for this position."""
-    result = solve(Position({**doc, "plays": plays}))
+    # A hand record's "id" and "meta" are no fields of a position.
+    result = solve(Position({**{k: v for k, v in doc.items() if k in POSITION_FIELDS},
+                             "plays": plays}))
     assert shown_values(page) == result.moves
     best = {t.get_attribute("data-tile") for t in page.query_selector_all(".tile.best")}
     assert best == set(result.best_moves)
@@ -278,7 +281,8 @@ def test_a_link_carries_the_position_and_seat_view_shows_one_hand(page, artifact
     page.screenshot(path=str(artifacts / "7-seat-view.png"), full_page=True)
 
     # The hint hook: labels under the legal tiles of the seat in view when it is to move.
-    position = Position({**doc, "plays": doc["plays"][:6]})
+    position = Position({**{k: v for k, v in doc.items() if k in POSITION_FIELDS},
+                         "plays": doc["plays"][:6]})
     page.evaluate("() => { T42.hintLabels = async (position, seat) => Object.fromEntries("
                   "position.hands[{N: 'north', E: 'east', S: 'south', W: 'west'}[seat]]"
                   ".map((tile) => [tile, seat + ' ' + tile])); }")

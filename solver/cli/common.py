@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ..errors import PositionError, SearchCancelled
+from ..jsondoc import decode, parse_json
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -32,42 +33,75 @@ class Record:
     error: PositionError | None = None
 
 
-def read_text(path: str | None) -> str:
+def read_bytes(path: str | None) -> bytes:
     if path in (None, "-"):
-        return sys.stdin.read()
+        return sys.stdin.buffer.read()
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, "rb") as f:
             return f.read()
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def read_records(path: str | None) -> list[Record]:
-    """A whole-file JSON document, or else JSON Lines (one document per non-blank line)."""
-    text = read_text(path)
+    """A whole-file JSON document, or else JSON Lines (one document per non-blank line).
+
+    Input is decoded as JSON text is (`solver.jsondoc.decode`: UTF-8 with or
+    without a byte-order mark, UTF-16, UTF-32). A line that does not decode
+    or parse is a bad record of its own; the other lines are still read.
+    """
+    return records_of(read_bytes(path))
+
+
+def records_of(raw: bytes) -> list[Record]:
+    """The records of input bytes (see `read_records`)."""
+    if not raw.strip():
+        raise InputError("no input: give a position file, or JSON on standard input")
+    try:
+        text = decode(raw, "position")
+    except PositionError as exc:
+        if not json.detect_encoding(raw).startswith("utf-8"):
+            return [Record(None, error=exc)]  # UTF-16/32 has no lines to recover
+        return _lines(raw.split(b"\n"), Record(None, error=exc))  # decode line by line
     if not text.strip():
         raise InputError("no input: give a position file, or JSON on standard input")
     try:
-        return [Record(None, json.loads(text))]
-    except ValueError as exc:
-        whole_document_error = PositionError("position", f"not valid JSON: {exc}", "INVALID_JSON")
+        return [_record(None, parse_json(text, "position"))]
+    except PositionError as exc:
+        # Split on newlines only: str.splitlines() would also split at U+2028 and
+        # other characters that a JSON string may hold.
+        return _lines(text.split("\n"), Record(None, error=exc))
+
+
+def _lines(lines: list[str] | list[bytes], whole: Record) -> list[Record]:
+    """JSON Lines records; ``whole`` (the error of the input read as one document)
+    when no line is a JSON object either."""
     records = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         if line.strip():
             records.append(parse_line(number, line))
-    if all(r.error is not None for r in records):
-        # Not JSON Lines either: one broken document (a pretty-printed file), one error.
-        return [Record(None, error=whole_document_error)]
+    if not any(r.error is None for r in records):
+        # Not JSON Lines of objects either: one broken document (a pretty-printed
+        # file, some of whose lines may parse as a string or a number), one error.
+        return [whole]
     return records
 
 
-def parse_line(number: int, line: str) -> Record:
+def _record(line: int | None, data: Any) -> Record:
+    """A record of parsed JSON: an object, else an error (a JSON string is not read
+    again as JSON text, as the Python API would)."""
+    if isinstance(data, dict):
+        return Record(line, data)
+    return Record(line, error=PositionError("position", "an input document must be a JSON "
+                                            "object", "INVALID_TYPE"))
+
+
+def parse_line(number: int, line: str | bytes) -> Record:
     """One line of JSON Lines input (`t42 batch` reads its input with this too)."""
     try:
-        return Record(number, json.loads(line))
-    except ValueError as exc:
-        return Record(number, error=PositionError(
-            "position", f"not valid JSON: {exc}", "INVALID_JSON"))
+        return _record(number, parse_json(line, "position"))
+    except PositionError as exc:
+        return Record(number, error=exc)
 
 
 def error_json(exc: PositionError) -> dict:

@@ -11,6 +11,7 @@ from typing import Any, Iterable
 from ..dealer import Dealer
 from ..deals import count_deals, iter_deals, iter_sample_deals, tile_probabilities
 from ..errors import PositionError
+from ..jsondoc import parse_json
 from ..view import View
 from .common import EXIT_BAD_INPUT, EXIT_OK, emit_json, error_line, guarded, read_records
 
@@ -105,10 +106,7 @@ def run_deal(args: argparse.Namespace) -> int:
     dealer = build_dealer(args)
     contract = None
     if args.contract is not None:
-        try:
-            contract = json.loads(args.contract)
-        except ValueError as exc:
-            raise PositionError("--contract", f"not valid JSON: {exc}", "INVALID_JSON") from None
+        contract = parse_json(args.contract, "--contract")
     write = sys.stdout.write
     for deal in dealer.deals(args.count, args.seed):
         if contract is None:
