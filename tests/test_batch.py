@@ -216,6 +216,10 @@ def interrupt_and_resume(tmp_path: Path, sig: int, cluster_args: list[str]) -> t
         wait_for(lambda: {0, 1} <= set(part_indices(out)), "parts 0 and 1")
         wait_for(lambda: list(hold.glob("running-*")), "a held chunk")
         run.send_signal(sig)
+        # Free the held workers at once: only the client writes parts, and it
+        # writes none after the signal; a worker held while the cluster closes
+        # would make the close wait.
+        (hold / "release").touch()
         _, first = run.communicate(timeout=120)
     finally:
         run.kill()

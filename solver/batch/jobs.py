@@ -44,7 +44,9 @@ JOBS: dict[str, Job] = {
 
 def output_line(job: Job, line: str, options: Mapping[str, Any]) -> str:
     """One input line -> its output line, exactly as the command prints it with --json."""
-    record = parse_line(0, line)
+    # As bytes: the commands read a line as bytes when the input is not all
+    # UTF-8, so a line that is not gets the same error either way.
+    record = parse_line(0, line.encode("utf-8", "surrogateescape"))
     try:
         if record.error is not None:
             raise record.error

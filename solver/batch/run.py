@@ -225,9 +225,13 @@ class _Runner:
 #: 2 MiB transposition table is then mapped and faulted in afresh, a third
 #: more CPU per solve. Its housekeeping is slowed down too: the defaults (a
 #: 20 ms tick, a stack sample of the running task every 10 ms, memory checks
-#: every 100 ms) cost several per cent of a core. The local cluster's workers
-#: get these; see the README for a cluster of your own.
+#: every 100 ms) cost several per cent of a core. And Dask keeps the last
+#: 1,000 messages of each connection for debugging, so the client (which also
+#: hosts the local scheduler) would hold a thousand chunks' lines: a few are
+#: enough. The local cluster's workers get these; see the README for a
+#: cluster of your own.
 QUIET_DASK = {
+    "distributed.admin.low-level-log-length": 10,
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
     "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "2s",

@@ -143,12 +143,8 @@ def _lines(lines: list[str] | list[bytes], whole: Record) -> list[Record]:
     when no line is a JSON object either."""
     records = []
     for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(_record(number, parse_json(line, "position")))
-        except PositionError as exc:
-            records.append(Record(number, error=exc))
+        if line.strip():
+            records.append(parse_line(number, line))
     if not any(r.error is None for r in records):
         # Not JSON Lines of objects either: one broken document (a pretty-printed
         # file, some of whose lines may parse as a string or a number), one error.
