@@ -22,6 +22,7 @@ from solver import CancelToken, Position, PositionError, SearchCancelled, make_o
 from solver.analysis import analyze_hand
 from solver.deals import count_deals, tile_probabilities
 from solver.hint import hint
+from solver.jsondoc import CheckedObject
 from solver.table import solve_deal
 from solver.view import View
 from texas42.v1 import deal_table_pb2 as table_pb
@@ -53,9 +54,18 @@ class BadRequest(Exception):
         self.field, self.reason, self.code = field, reason, code
 
 
+#: Positions with at least this many plays (at most 2 tricks left with 4 players, 1 with 3;
+#: a hand has at most 28) are solved on the event loop's thread: parsing and searching one
+#: takes less than handing the job to a worker thread and back.
+INLINE_MIN_PLAYS = 20
+
+
 def _parse(message: pb.Position) -> Position:
     """Validate a proto position with the solver (raises `PositionError` on JSON paths)."""
-    return Position(convert.position_to_json(message))
+    # A decoded message holds only valid strings, bounded integers and lists of strings, so
+    # its JSON form is JSON data by construction: the document walk is skipped, every
+    # field is still checked by the position.
+    return Position(CheckedObject(convert.position_to_json(message)))
 
 
 class HintServicer(service_grpc.HintServiceServicer):
@@ -73,7 +83,8 @@ class HintServicer(service_grpc.HintServiceServicer):
             result = solve(_parse(request.position), best_only=request.best_only, token=token)
             return convert.solution_to_proto(result)
 
-        solution = await self._solve_call(context, lambda token: self._run(work, token))
+        inline = INLINE_MIN_PLAYS <= len(request.position.plays) <= 28
+        solution = await self._solve_call(context, lambda token: self._run(work, token, inline))
         return service_pb.SolvePositionResponse(solution=solution)
 
     async def MakeOrSet(self, request: service_pb.MakeOrSetRequest,
@@ -84,7 +95,8 @@ class HintServicer(service_grpc.HintServiceServicer):
                                  exact=request.exact, token=token)
             return convert.make_or_set_to_proto(result)
 
-        return await self._solve_call(context, lambda token: self._run(work, token))
+        inline = INLINE_MIN_PLAYS <= len(request.position.plays) <= 28
+        return await self._solve_call(context, lambda token: self._run(work, token, inline))
 
     async def SolvePositions(self, request: service_pb.SolvePositionsRequest,
                              context: grpc.aio.ServicerContext
@@ -180,7 +192,11 @@ class HintServicer(service_grpc.HintServiceServicer):
 
     # ------------------------------------------------------- shared machinery
 
-    async def _run(self, work: Callable[[CancelToken], T], token: CancelToken) -> T:
+    async def _run(self, work: Callable[[CancelToken], T], token: CancelToken,
+                   inline: bool = False) -> T:
+        """``work`` on a worker thread, or right here when ``inline`` (a tiny search)."""
+        if inline and self.pool.hold_file is None:
+            return self.pool.run_inline(lambda: work(token), token)
         return await self.pool.run(lambda: work(token), token)
 
     async def _solve_call(self, context: grpc.aio.ServicerContext,

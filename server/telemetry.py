@@ -120,6 +120,7 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
     def __init__(self, metrics: Optional[Metrics]) -> None:
         self.metrics = metrics
         self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
+        self._series_of: dict[tuple[int, tuple[str, ...]], Any] = {}
 
     async def intercept_service(
         self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
@@ -246,9 +247,18 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
                 self._end(call, context, error)
         return unary
 
+    def _series(self, metric: Any, *labels: str) -> Any:
+        """``metric.labels(*labels)``, looked up once: ``labels()`` takes a lock and builds
+        a key at every call."""
+        key = (id(metric), labels)
+        series = self._series_of.get(key)
+        if series is None:
+            series = self._series_of[key] = metric.labels(*labels)
+        return series
+
     def _begin(self, method: str, context: grpc.aio.ServicerContext) -> _Call:
         if self.metrics:
-            self.metrics.in_flight.labels(method).inc()
+            self._series(self.metrics.in_flight, method).inc()
         call = _Call(method, context.peer(), CallDeadline.of(context))
         _CURRENT_CALL.set(call)  # each call runs in a task of its own: a context of its own
         return call
@@ -258,9 +268,9 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
         latency = time.monotonic() - call.deadline.start
         code = _status_after(context, error, call.deadline)
         if self.metrics:
-            self.metrics.in_flight.labels(call.method).dec()
-            self.metrics.calls.labels(call.method, code).inc()
-            self.metrics.latency.labels(call.method).observe(latency)
+            self._series(self.metrics.in_flight, call.method).dec()
+            self._series(self.metrics.calls, call.method, code).inc()
+            self._series(self.metrics.latency, call.method).observe(latency)
         extra = {"rejected": call.rejected} if call.rejected else {}
         log_event("rpc", method=call.method, code=code, latency_ms=round(latency * 1000, 3),
                   peer=call.peer, **extra)

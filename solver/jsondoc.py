@@ -87,7 +87,12 @@ def parse_json(text: str | bytes | bytearray, field: str) -> Any:
             reason = f"a number has more than {MAX_DIGITS} digits"
         raise PositionError(field, f"not valid JSON: {reason}", "INVALID_JSON") from None
     check_document(data, field)
-    return data
+    return CheckedObject(data) if data.__class__ is dict else data
+
+
+class CheckedObject(dict):
+    """A JSON object that `parse_json` has read and checked: `json_object` takes it as it
+    is, without walking it again (a position read by the CLI is checked once)."""
 
 
 def _too_deep(field: str) -> PositionError:
@@ -121,27 +126,38 @@ def check_document(data: object, field: str) -> None:
     Field paths of errors start at the document (``meta.x[2]``); ``field``
     names the document itself.
     """
+    # Exact-type tests first: dict, list, ASCII str and small int are nearly all of every
+    # document, and isinstance() against the Mapping ABC costs a microsecond a value.
     stack: list[tuple[object, _Path, int]] = [(data, None, 1)]  # containers to visit
     while stack:
         value, path, depth = stack.pop()
         if depth > MAX_DEPTH:
             raise _too_deep(_path_text(path, field, keys=3))
-        if isinstance(value, Mapping):
+        if value.__class__ is list:
+            items: Any = enumerate(value)
+        elif value.__class__ is dict or isinstance(value, Mapping):
             for key in value:
-                if not isinstance(key, str):
+                if key.__class__ is not str and not isinstance(key, str):
                     raise PositionError(_path_text(path, field), f"object key {quoted(key)} is "
                                         "not a string", "INVALID_TYPE")
-            items: Any = value.items()
+            items = value.items()
         elif isinstance(value, (list, tuple)):
             items = enumerate(value)
         else:
             _check_scalar(value, path, field)
             continue
         for key, item in items:
-            if isinstance(item, (Mapping, list, tuple)):
+            cls = item.__class__
+            if cls is str:
+                if item.isascii():
+                    continue
+            elif cls is int:
+                if item.bit_length() <= MAX_INT_BITS:
+                    continue
+            elif cls is dict or cls is list or isinstance(item, (Mapping, list, tuple)):
                 stack.append((item, (path, key), depth + 1))
-            elif not (item.__class__ is str and item.isascii()):  # the common case, done
-                _check_scalar(item, (path, key), field)
+                continue
+            _check_scalar(item, (path, key), field)
 
 
 def _check_scalar(value: object, path: _Path, field: str) -> None:
@@ -178,11 +194,14 @@ def json_object(data: object, field: str, what: str) -> Mapping[str, Any]:
     an object, naming it ``what`` ("a position", "a deal", ...) in the reason
     (``INVALID_TYPE``).
     """
+    if data.__class__ is CheckedObject:
+        return data  # type: ignore[return-value]
     if isinstance(data, (str, bytes, bytearray)):
         data = parse_json(data, field)
-    elif isinstance(data, Mapping):
+    elif data.__class__ is dict or isinstance(data, Mapping):
         check_document(data, field)
-    if not isinstance(data, Mapping):
+        return data  # type: ignore[return-value]
+    if data.__class__ is not dict and not isinstance(data, Mapping):
         raise PositionError(field, f"{what} must be a JSON object", "INVALID_TYPE")
     return data
 

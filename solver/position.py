@@ -8,8 +8,9 @@ points already won are known.
 
 from __future__ import annotations
 
+import functools
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from . import tiles as T
@@ -84,6 +85,29 @@ def _reject_hand_tile(tile: int, where: str, seen: dict[int, str]) -> None:
                         "three-player Moon (of the blanks only 0-0 stays)", "NOT_IN_TILE_SET")
 
 
+@functools.lru_cache(maxsize=None)
+def _layout(three_handed: bool, nello: bool, declarer: int, kind: str) -> tuple:
+    """(active seats, scorer, maximizer, first leader, next seat of each seat): a few
+    dozen layouts exist, each worked out once."""
+    if three_handed:
+        active = [0, 1, 2]
+    elif nello:
+        active = [s for s in range(4) if s != partner(declarer)]
+    else:
+        active = [0, 1, 2, 3]
+    solo = three_handed or nello
+    declaring = {declarer} if solo else {declarer, partner(declarer)}
+    scorer = tuple(1 if s in declaring else 0 for s in range(4))
+    # The declaring side maximises the value, except in nello, where the
+    # value counts the declarer's tricks and the declarer wants none.
+    maximizer = tuple((1 if s in declaring else 0) ^ (1 if nello else 0) for s in range(4))
+    first_leader = partner(declarer) if kind != "standard" else declarer
+    next_of = [-1, -1, -1, -1]
+    for i, seat in enumerate(active):
+        next_of[seat] = active[(i + 1) % len(active)]
+    return tuple(active), scorer, maximizer, first_leader, tuple(next_of)
+
+
 class Position:
     """A deal, a contract and the plays so far; see SPEC.md for the JSON form."""
 
@@ -123,7 +147,7 @@ class Position:
     def _parse_hands(self, hands: object) -> None:
         if hands is None:
             raise PositionError("hands", "required", "MISSING_FIELD")
-        if not isinstance(hands, Mapping):
+        if hands.__class__ is not dict and not isinstance(hands, Mapping):
             raise PositionError("hands", "must be an object of seat -> list of tiles", "INVALID_TYPE")
         for key in hands:
             if key not in SEAT_INDEX:
@@ -136,22 +160,35 @@ class Position:
                 raise PositionError(f"hands.{seat}", "missing hand", "MISSING_FIELD")
         self.three_handed = len(expected) == 3
         allowed = MOON3_SET if self.three_handed else frozenset(range(T.N_TILES))
-        seen: dict[int, str] = {}  # tile -> where it was first (hands.N[3])
+        held = 0  # the tiles of the hands read so far
         self.hands = {}
         for seat in expected:
             raw = hands[seat]
             field = f"hands.{seat}"
-            if not isinstance(raw, list):
+            if raw.__class__ is not list and not isinstance(raw, list):
                 raise PositionError(field, "must be a list of tiles", "INVALID_TYPE")
             if len(raw) != 7:
                 raise PositionError(field, f"holds {len(raw)} tiles, a hand holds 7", "HAND_SIZE")
             parsed = T.parse_tiles(raw, field)
             for i, tile in enumerate(parsed):
-                if tile not in allowed or tile in seen:
+                bit = _BIT[tile]
+                if held & bit or tile not in allowed:
+                    seen = self._where(expected)  # the hands before this one, then its start
+                    for j, earlier in enumerate(parsed[:i]):
+                        seen.setdefault(earlier, f"{field}[{j}]")
                     _reject_hand_tile(tile, f"{field}[{i}]", seen)
-                seen[tile] = f"{field}[{i}]"
+                held |= bit
             self.hands[SEAT_INDEX[seat]] = tuple(parsed)
-        self._seen = seen
+        # Where each tile is (for the widow and discard checks): only Moon for 3 has them.
+        self._seen = self._where(expected) if self.three_handed else {}
+
+    def _where(self, seats: Sequence[str]) -> dict[int, str]:
+        """Tile -> its first place (hands.N[3]) in the hands parsed so far."""
+        seen: dict[int, str] = {}
+        for seat in seats:
+            for i, tile in enumerate(self.hands.get(SEAT_INDEX[seat], ())):
+                seen.setdefault(tile, f"hands.{seat}[{i}]")
+        return seen
 
 
     def _parse_moon_widow(self, data: Mapping[str, Any]) -> None:
@@ -179,7 +216,7 @@ class Position:
     def _parse_contract(self, raw: object) -> None:
         if raw is None:
             raise PositionError("contract", "required", "MISSING_FIELD")
-        if not isinstance(raw, Mapping):
+        if raw.__class__ is not dict and not isinstance(raw, Mapping):
             raise PositionError("contract", "must be an object", "INVALID_TYPE")
         check_keys(raw, CONTRACT_FIELDS, "contract", "a contract")
         seats = SEATS[:3] if self.three_handed else SEATS
@@ -229,7 +266,7 @@ class Position:
             bid = DOUBLES_NEEDED[kind][1]
         # check_bid reads the declaration and kind, so the contract comes first.
         self.contract = Contract(seat, decl, 0, kind, doubles)
-        self.contract = replace(self.contract, bid=self.check_bid(bid, "contract.bid"))
+        self.contract = Contract(seat, decl, self.check_bid(bid, "contract.bid"), kind, doubles)
         if self.widow is not None and self.widow != self.discard and self.widow not in self.hands[seat]:
             raise PositionError("widow", f"the widow {T.name_of(self.widow)} is neither in the "
                                 f"declarer's hand nor the discard", "WIDOW_MISMATCH")
@@ -268,26 +305,15 @@ class Position:
         nello = decl.name == "nello"
         trick_scored = nello or self.game == "moon"
         self.rules: Rules = build_rules(decl, c.doubles, with_count=not trick_scored)
-        if self.three_handed:
-            active = [0, 1, 2]
-        elif nello:
-            active = [s for s in range(4) if s != partner(c.declarer)]
-        else:
-            active = [0, 1, 2, 3]
-        self.active_seats: tuple[int, ...] = tuple(active)
-        solo = self.three_handed or nello
-        declaring = {c.declarer} if solo else {c.declarer, partner(c.declarer)}
+        self.active_seats: tuple[int, ...]
         #: seats whose tricks make the value
-        self.scorer = tuple(1 if s in declaring else 0 for s in range(4))
-        # The declaring side maximises the value, except in nello, where the
-        # value counts the declarer's tricks and the declarer wants none.
-        self.maximizer = tuple((1 if s in declaring else 0) ^ (1 if nello else 0) for s in range(4))
-        self.first_leader = partner(c.declarer) if c.kind != "standard" else c.declarer
+        self.scorer: tuple[int, ...]
+        (self.active_seats, self.scorer, self.maximizer, self.first_leader,
+         self._next_seat) = _layout(self.three_handed, nello, c.declarer, c.kind)
         self.max_value = 7 if trick_scored else 42
 
     def next_seat(self, seat: int) -> int:
-        i = self.active_seats.index(seat)
-        return self.active_seats[(i + 1) % len(self.active_seats)]
+        return self._next_seat[seat]
 
     # ------------------------------------------------------------------ replay
 
@@ -306,28 +332,26 @@ class Position:
         if len(self.plays) > total_plays:
             raise PositionError(f"plays[{total_plays}]", f"the hand is over after "
                                 f"{total_plays} plays", "TOO_MANY_PLAYS")
+        next_seat, lead_suit, tiers, scorer = \
+            self._next_seat, rules.lead_suit, rules.tiers, self.scorer
         for i, tile in enumerate(self.plays):
-            seat = leader if not trick else self.next_seat(trick[-1][0])
-            field = f"plays[{i}]"
-            name = T.name_of(tile)
-            if not remaining[seat] >> tile & 1:
-                where = "was already played" if tile in self.hands[seat] \
-                    else f"is not in {SEATS[seat]}'s hand"
-                raise PositionError(field, f"{name} {where} ({SEATS[seat]} to play)",
-                                    "TILE_NOT_IN_HAND")
-            ctx = LEAD if not trick else rules.lead_suit[trick[0][1]]
-            legal = rules.legal_mask(remaining[seat], ctx)
-            if not legal >> tile & 1:
-                must = ", ".join(T.name_of(t) for t in T.tiles_of(legal))
-                raise PositionError(field, f"{SEATS[seat]} may not play {name}: must "
-                                    f"{'follow suit' if trick else 'lead'} with one of {must}",
-                                    "ILLEGAL_PLAY")
-            remaining[seat] &= ~(1 << tile)
+            seat = leader if not trick else next_seat[trick[-1][0]]
+            bit = _BIT[tile]
+            held = remaining[seat]
+            if not held & bit:
+                self._reject_play(i, seat, tile, trick, None)
+            # Rules.legal_mask inlined: the first tier the hand holds must hold the tile.
+            for tier in tiers[lead_suit[trick[0][1]] if trick else LEAD]:
+                if held & tier:
+                    if not tier & bit:
+                        self._reject_play(i, seat, tile, trick, held)
+                    break
+            remaining[seat] = held & ~bit
             trick.append((seat, tile))
             if len(trick) == per_trick:
                 tiles_in = [t for _, t in trick]
                 winner = trick[rules.winner_index(tiles_in)][0]
-                if self.scorer[winner]:
+                if scorer[winner]:
                     points += rules.trick_value(tiles_in)
                 tricks_won[winner] += 1
                 self.completed_tricks.append((winner, trick))
@@ -338,9 +362,29 @@ class Position:
         self.points = points
         self.tricks_won = tuple(tricks_won)
         self.tricks_left = 7 - len(self.completed_tricks)
-        counted = sum(rules.count[t] for s in self.active_seats for t in T.tiles_of(remaining[s]))
-        counted += sum(rules.count[t] for _, t in trick)
+        unplayed = 0  # the tiles still held and those on the table: their count is to win
+        for s in self.active_seats:
+            unplayed |= remaining[s]
+        for _, t in trick:
+            unplayed |= _BIT[t]
+        counted = sum(points for t, points in enumerate(rules.count) if points and unplayed >> t & 1)
         self.available = self.tricks_left * rules.trick_points + counted
+
+    def _reject_play(self, i: int, seat: int, tile: int, trick: list,
+                     held: int | None) -> None:
+        """Raise the error for play ``i``: a tile not in the hand (``held`` None) or an
+        illegal one (``held``: the hand it was played from). Built only on error."""
+        field, name = f"plays[{i}]", T.name_of(tile)
+        if held is None:
+            where = "was already played" if tile in self.hands[seat] \
+                else f"is not in {SEATS[seat]}'s hand"
+            raise PositionError(field, f"{name} {where} ({SEATS[seat]} to play)",
+                                "TILE_NOT_IN_HAND")
+        ctx = LEAD if not trick else self.rules.lead_suit[trick[0][1]]
+        must = ", ".join(T.name_of(t) for t in T.tiles_of(self.rules.legal_mask(held, ctx)))
+        raise PositionError(field, f"{SEATS[seat]} may not play {name}: must "
+                            f"{'follow suit' if trick else 'lead'} with one of {must}",
+                            "ILLEGAL_PLAY")
 
     # ------------------------------------------------------------- properties
 
@@ -354,7 +398,7 @@ class Position:
     def to_move_index(self) -> int | None:
         if self.tricks_left == 0:
             return None
-        return self.leader if not self.trick else self.next_seat(self.trick[-1][0])
+        return self.leader if not self.trick else self._next_seat[self.trick[-1][0]]
 
     @property
     def is_complete(self) -> bool:

@@ -188,27 +188,39 @@ class DealSolver:
     @_locked
     def child_is_optimal(self, tile: int, value: int) -> bool:
         """Does playing ``tile`` keep the position's exact ``value``?"""
+        return self._child_is_optimal(tile, value)
+
+    def _child_is_optimal(self, tile: int, value: int) -> bool:
+        # The caller holds the lock: the queries of a line take it once, not per probe.
+        engine = self.engine
         is_max = self._is_max()
-        self.engine.play(tile)
+        engine.play(tile)
         try:
             # Children of a max node are <= value, of a min node >= value.
-            return self.at_least(value) if is_max else not self.at_least(value + 1)
+            return self._run(engine.at_least, value) if is_max \
+                else not self._run(engine.at_least, value + 1)
         finally:
-            self.engine.undo()
+            engine.undo()
 
     @_locked
     def optimal_line(self, value: int, first: int | None = None) -> list[int]:
         """One optimal line from the loaded position to the end of the hand."""
+        engine = self.engine
         line: list[int] = []
         try:
-            while not self.engine.finished:
-                tile = first if (first is not None and not line) else next(
-                    t for t in self.engine.legal() if self.child_is_optimal(t, value))
-                self.engine.play(tile)
+            while not engine.finished:
+                if first is not None and not line:
+                    tile = first
+                else:
+                    legal = engine.legal()
+                    # A forced play keeps the value: only a choice needs a probe.
+                    tile = legal[0] if len(legal) == 1 else next(
+                        t for t in legal if self._child_is_optimal(t, value))
+                engine.play(tile)
                 line.append(tile)
         finally:
             for _ in line:
-                self.engine.undo()
+                engine.undo()
         return line
 
     @_locked
@@ -219,9 +231,9 @@ class DealSolver:
             return SolveResult(p.points, p.makes(p.points), None, {}, [], self.nodes)
         if best_only:
             value = self.value()
-            scored = [(t, value) for t in self.engine.legal() if self.child_is_optimal(t, value)]
+            scored = [(t, value) for t in self.engine.legal() if self._child_is_optimal(t, value)]
         else:
-            scored = self.child_values()  # the best child's value is the position's
+            scored = self._run(self.engine.score_moves)  # the best child's value is the position's
         sign = -1 if self._is_max() else 1
         scored.sort(key=lambda tv: (sign * tv[1], tv[0]))
         value = scored[0][1]
@@ -251,7 +263,11 @@ def solve(position: PositionLike, *, best_only: bool = False, with_line: bool = 
     one optimal line to the end of the hand. Raises `PositionError` for bad
     input and `SearchCancelled` when ``token`` stops the search.
     """
-    return DealSolver(as_position(position), token).solve(best_only, with_line)
+    solver, start = _kept_solver(as_position(position), token)
+    result = solver.solve(best_only, with_line)
+    _keep(solver)
+    result.nodes -= start
+    return result
 
 
 def make_or_set(position: PositionLike, bid: int | None = None, *, exact: bool = False,
@@ -261,7 +277,53 @@ def make_or_set(position: PositionLike, bid: int | None = None, *, exact: bool =
     Answered by a null-window search against the bid's target, which is
     faster than the exact value; ``exact=True`` also computes the value.
     """
-    return DealSolver(as_position(position), token).make_or_set(bid, exact)
+    solver, start = _kept_solver(as_position(position), token)
+    result = solver.make_or_set(bid, exact)
+    _keep(solver)
+    result.nodes -= start
+    return result
+
+
+#: One-shot queries (`solve`, `make_or_set`) reuse the engines of earlier ones, some per
+#: thread by contract layout: building an engine (its rule tables) costs more than the
+#: whole search of a late position, and `Engine.clear` empties a table in constant time.
+ENGINES_KEPT_PER_THREAD = 32
+_kept = threading.local()
+
+
+def _layout_key(p: Position) -> tuple:
+    # Rules come from a cache (rules.build_rules) and live as long as the process.
+    return id(p.rules), p.active_seats, p.maximizer, p.scorer
+
+
+def _kept_solver(p: Position, token: CancelToken | None) -> tuple[DealSolver, int]:
+    """A solver loaded with ``p`` and ``token``, and its node count so far: a kept one of
+    the same layout with its table cleared (it answers exactly as a new one), else new."""
+    if token is not None and token.node_budget is not None:
+        return DealSolver(p, token), 0  # a budget counts every node the engine ever searched
+    solvers: dict[tuple, DealSolver] | None = getattr(_kept, "solvers", None)
+    solver = solvers.pop(_layout_key(p), None) if solvers else None
+    if solver is None:
+        return DealSolver(p, token), 0
+    solver.token = token
+    solver.engine.set_token(token)
+    solver.load_deal(p)
+    return solver, solver.nodes
+
+
+def _keep(solver: DealSolver) -> None:
+    """Keep a solver whose query finished (one that raised is dropped, not kept)."""
+    if solver.token is not None:
+        if solver.token.node_budget is not None:
+            return
+        solver.token = None
+        solver.engine.set_token(None)
+    solvers = getattr(_kept, "solvers", None)
+    if solvers is None:
+        solvers = _kept.solvers = {}
+    solvers[_layout_key(solver.position)] = solver  # newest last
+    if len(solvers) > ENGINES_KEPT_PER_THREAD:
+        del solvers[next(iter(solvers))]
 
 
 def legal_moves(position: PositionLike) -> list[str]:

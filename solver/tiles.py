@@ -65,10 +65,13 @@ def parse_tile(text: object, field: str) -> int:
 def parse_tiles(values: list, field: str) -> list[int]:
     """Parse a list of tiles; a bad one is reported as ``field[i]``."""
     get = SPELLINGS.get
-    out = []
-    for i, text in enumerate(values):
-        tile = get(text) if text.__class__ is str or text.__class__ is int else None
-        out.append(tile if tile is not None else _parse_unusual(text, f"{field}[{i}]"))
+    # Exact str or int only: not bool, not float (64.0 == 64 would find a tile), not lists.
+    out = [get(text, -1) if text.__class__ is str or text.__class__ is int else -1
+           for text in values]
+    if -1 in out:
+        for i, tile in enumerate(out):
+            if tile == -1:
+                out[i] = _parse_unusual(values[i], f"{field}[{i}]")
     return out
 
 

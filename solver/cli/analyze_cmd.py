@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import Callable
 
 from ..analysis import HandAnalysis, analyze_hand
-from .common import guarded, read_records, run_records
+from .common import count_records, guarded, read_records, run_records
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -73,11 +75,16 @@ def format_analysis(analysis: HandAnalysis) -> str:
     return "\n".join(lines)
 
 
+def analyze_record(data) -> tuple[dict, Callable[[], str]]:
+    """One hand record: (JSON answer, its text's renderer), for `t42 analyze` and
+    `t42 batch analyze`."""
+    analysis = analyze_hand(data)
+    return analysis.to_json(), lambda: format_analysis(analysis)
+
+
 @guarded
 def run_analyze(args: argparse.Namespace) -> int:
-    def handle(data):
-        analysis = analyze_hand(data)
-        return analysis.to_json(), format_analysis(analysis)
-
-    return run_records(read_records(args.file), args.json, handle,
-                       progress="analysing" if args.progress else None)
+    return run_records(read_records(args.file), args.json, analyze_record,
+                       progress="analysing" if args.progress else None,
+                       total=count_records(args.file) if args.progress and sys.stderr.isatty()
+                       else None)

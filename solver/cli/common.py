@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
 from ..errors import PositionError, SearchCancelled
 from ..jsondoc import decode, parse_json
@@ -33,24 +33,89 @@ class Record:
     error: PositionError | None = None
 
 
-def read_bytes(path: str | None) -> bytes:
+def open_input(path: str | None) -> BinaryIO:
+    """The input as a binary stream: standard input, or the file at ``path``."""
     if path in (None, "-"):
-        return sys.stdin.buffer.read()
+        return sys.stdin.buffer
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        return open(path, "rb")
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
 
 
-def read_records(path: str | None) -> list[Record]:
+def read_bytes(path: str | None) -> bytes:
+    stream = open_input(path)
+    try:
+        return stream.read()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+def read_records(path: str | None) -> Iterator[Record]:
     """A whole-file JSON document, or else JSON Lines (one document per non-blank line).
 
     Input is decoded as JSON text is (`solver.jsondoc.decode`: UTF-8 with or
     without a byte-order mark, UTF-16, UTF-32). A line that does not decode
     or parse is a bad record of its own; the other lines are still read.
+
+    Records come as the input arrives: when the first non-blank line is a JSON
+    object, the input is JSON Lines and each line is yielded as soon as it is
+    read (a program may write one line and wait for its answer; memory stays
+    flat however long the input). Otherwise (a pretty-printed document, UTF-16,
+    garbage) the whole input is read and judged as one (`records_of`).
     """
-    return records_of(read_bytes(path))
+    stream = open_input(path)
+    try:
+        yield from _stream_records(stream)
+    except OSError as exc:
+        raise InputError(f"cannot read {path or 'standard input'}: {exc.strerror}") from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+def _blank(line: bytes) -> bool:
+    if line.isascii():
+        return not line.strip()
+    try:
+        return not line.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return False
+
+
+def _line_record(number: int, line: bytes) -> Record:
+    """A record of one line; a line that is not UTF-8 is judged by its bytes (its error)."""
+    try:
+        return parse_line(number, line.decode("utf-8"))
+    except UnicodeDecodeError:
+        return parse_line(number, line)
+
+
+def _stream_records(stream: BinaryIO) -> Iterator[Record]:
+    lines = iter(stream.readline, b"")  # readline: no read-ahead that would wait for more
+    head: list[bytes] = []  # the lines read up to the first non-blank one
+    for line in lines:
+        head.append(line)
+        if not _blank(line):
+            break
+    else:
+        yield from records_of(b"".join(head))  # no input, or blanks only: its error
+        return
+    number = len(head)
+    first = _line_record(number, head[-1]) \
+        if json.detect_encoding(head[-1]).startswith("utf-8") else None
+    if first is None or first.error is not None:
+        # Not JSON Lines of objects from the first line: read it all, judge it as one input.
+        yield from records_of(b"".join(head) + b"".join(lines))
+        return
+    yield first
+    for line in lines:
+        number += 1
+        if not _blank(line):
+            yield _line_record(number, line)
 
 
 def records_of(raw: bytes) -> list[Record]:
@@ -78,12 +143,8 @@ def _lines(lines: list[str] | list[bytes], whole: Record) -> list[Record]:
     when no line is a JSON object either."""
     records = []
     for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(_record(number, parse_json(line, "position")))
-        except PositionError as exc:
-            records.append(Record(number, error=exc))
+        if line.strip():
+            records.append(parse_line(number, line))
     if not any(r.error is None for r in records):
         # Not JSON Lines of objects either: one broken document (a pretty-printed
         # file, some of whose lines may parse as a string or a number), one error.
@@ -100,41 +161,104 @@ def _record(line: int | None, data: Any) -> Record:
                                             "object", "INVALID_TYPE"))
 
 
+def parse_line(number: int, line: str | bytes) -> Record:
+    """One line of JSON Lines input (`t42 batch` reads its input with this too)."""
+    try:
+        return _record(number, parse_json(line, "position"))
+    except PositionError as exc:
+        return Record(number, error=exc)
+
+
+def error_json(exc: PositionError) -> dict:
+    """What a bad record yields in JSON output, in its place."""
+    return {"error": {"field": exc.field, "reason": exc.reason, "code": exc.code}}
+
+
 def error_line(record: Record, error: PositionError) -> str:
     where = f"line {record.line}: " if record.line is not None else ""
     return f"t42: error: {where}{error.field}: {error.reason}"
 
 
-def run_records(records: list[Record], as_json: bool,
-                handle: Callable[[Any], tuple[dict, str]], progress: str | None = None) -> int:
-    """Apply ``handle`` (data -> (json object, human text)) to each record, in order.
+#: What a command makes of one input document: (JSON answer, a function that renders the
+#: answer as text). The text is rendered only when it is shown (never under --json); a
+#: handler may also give the text itself.
+Handler = Callable[[Any], "tuple[dict, Callable[[], str] | str]"]
+
+
+def run_records(records: Iterable[Record], as_json: bool, handle: Handler,
+                progress: str | None = None, total: int | None = None) -> int:
+    """Apply ``handle`` to each record, in order, answering each before reading the next.
 
     Bad records do not stop the others; the exit status is 2 if any was bad.
     With a ``progress`` label, a progress bar is drawn on stderr (a terminal).
     """
     status = EXIT_OK
-    for record in iter_lines_with_progress(records, progress or "", progress is not None):
+    errors = ErrorLines()
+    separator = False  # texts of several records are separated by a blank line
+    for record in iter_lines_with_progress(records, progress or "", progress is not None, total):
+        errors.next_record()
+        if separator:
+            sys.stdout.write("\n")
+            separator = False
         try:
             if record.error is not None:
                 raise record.error
-            obj, text = handle(record.data)
+            obj, render = handle(record.data)
         except PositionError as exc:
             status = EXIT_BAD_INPUT
             if as_json:
-                emit_json({"error": {"field": exc.field, "reason": exc.reason, "code": exc.code}})
-            print(error_line(record, exc), file=sys.stderr)
+                emit_json(error_json(exc))
+            errors.report(record, exc)
             continue
         if as_json:
             emit_json(obj)
         else:
-            print(text)
-            if len(records) > 1:
-                print()
+            sys.stdout.write((render() if callable(render) else render) + "\n")
+            sys.stdout.flush()
+            separator = errors.records == 1
+            if errors.records > 1:
+                sys.stdout.write("\n")
+    errors.finish()
     return status
 
 
+class ErrorLines:
+    """Writes the stderr line of each bad record.
+
+    The first record's line waits for the next record: if none comes, that
+    record was the whole input (one document, named without a line number),
+    as when a single-line file is read as one JSON document.
+    """
+
+    def __init__(self) -> None:
+        self.records = 0
+        self.pending: tuple[Record, PositionError] | None = None
+
+    def next_record(self) -> None:
+        self.records += 1
+        if self.pending is not None:
+            print(error_line(*self.pending), file=sys.stderr)
+            self.pending = None
+
+    def report(self, record: Record, error: PositionError) -> None:
+        if self.records == 1 and record.line is not None:
+            self.pending = (record, error)
+        else:
+            print(error_line(record, error), file=sys.stderr)
+
+    def finish(self) -> None:
+        if self.pending is not None:
+            record, error = self.pending
+            print(error_line(Record(None), error), file=sys.stderr)
+            self.pending = None
+
+
+_dumps = json.JSONEncoder().encode  # json.dumps with default options, without its checks
+
+
 def emit_json(obj: dict) -> None:
-    sys.stdout.write(json.dumps(obj) + "\n")
+    """Write one JSON line and flush it: a program reading the answers gets each at once."""
+    sys.stdout.write(_dumps(obj) + "\n")
     sys.stdout.flush()
 
 
@@ -164,15 +288,35 @@ def guarded(command: Callable[..., int]) -> Callable[..., int]:
     return run
 
 
-def iter_lines_with_progress(items: list, label: str, enabled: bool) -> Iterator:
-    """Yield items, drawing a progress bar on stderr when enabled and stderr is a terminal."""
-    total = len(items)
-    show = enabled and total > 1 and sys.stderr.isatty()
+def iter_lines_with_progress(items: Iterable, label: str, enabled: bool,
+                             total: int | None = None) -> Iterator:
+    """Yield items, drawing a progress bar on stderr when enabled and stderr is a terminal.
+
+    Without a ``total`` (items of a list have theirs), the count so far is shown.
+    """
+    if total is None and isinstance(items, (list, tuple)):
+        total = len(items)
+    show = enabled and total != 1 and sys.stderr.isatty()
     for i, item in enumerate(items, 1):
         yield item
         if show:
-            done = int(30 * i / total)
-            sys.stderr.write(f"\r{label} [{'#' * done}{'.' * (30 - done)}] {i}/{total}")
+            if total:
+                done = int(30 * i / total)
+                sys.stderr.write(f"\r{label} [{'#' * done}{'.' * (30 - done)}] {i}/{total}")
+            else:
+                sys.stderr.write(f"\r{label} {i}")
             sys.stderr.flush()
     if show:
         sys.stderr.write("\n")
+
+
+def count_records(path: str | None) -> int | None:
+    """How many non-blank lines a regular input file has (for a progress bar), read as a
+    stream; None for standard input or anything that is not a regular file."""
+    if path in (None, "-") or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            return sum(1 for line in f if not _blank(line))
+    except OSError:
+        return None

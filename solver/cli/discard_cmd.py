@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Callable
 
 from ..discard import DiscardTable, best_discards
 from ..tiles import name_of
@@ -57,10 +58,14 @@ def format_table(table: DiscardTable) -> str:
     return "\n".join(lines)
 
 
+def discard_record(data, *, trump: str | None = None) -> tuple[dict, Callable[[], str]]:
+    """One Moon deal: (JSON answer, its text's renderer), for `t42 discard` and
+    `t42 batch discard`."""
+    table = best_discards(data, trump)
+    return table.to_json(), lambda: format_table(table)
+
+
 @guarded
 def run_discard(args: argparse.Namespace) -> int:
-    def handle(data):
-        table = best_discards(data, args.trump)
-        return table.to_json(), format_table(table)
-
-    return run_records(read_records(args.file), args.json, handle)
+    return run_records(read_records(args.file), args.json,
+                       lambda data: discard_record(data, trump=args.trump))

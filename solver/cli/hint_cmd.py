@@ -82,6 +82,6 @@ def run_hint(args: argparse.Namespace) -> int:
         h = hint(data, deals=args.deals, enumerate_limit=args.enumerate_limit,
                  objective=args.objective, seed=args.seed, adaptive=args.adaptive,
                  max_deals=args.max_deals, examples=args.examples, timeout=args.timeout)
-        return h.to_json(), format_hint(h)
+        return h.to_json(), lambda: format_hint(h)
 
     return run_records(read_records(args.file), args.json, handle)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
+from typing import Any, Callable
 
-from .. import svg
 from ..position import Position
 from ..solve import make_or_set, solve
 from .common import InputError, guarded, read_records, run_records
@@ -46,29 +46,45 @@ def format_solution(position: Position, result) -> str:
     return "\n".join(lines)
 
 
+def solve_record(data, *, best_only: bool = False,
+                 picture: Callable[[Position, Any], None] | None = None
+                 ) -> tuple[dict, Callable[[], str]]:
+    """One position: (JSON answer, its text's renderer), for `t42 solve` and `t42 batch solve`.
+
+    ``picture`` is called with the position and its solution (`t42 solve --svg`).
+    """
+    position = Position(data)
+    result = solve(position, best_only=best_only)
+    if picture is not None:
+        picture(position, result)
+    return result.to_json(), lambda: format_solution(position, result)
+
+
+def make_or_set_record(data, *, bid: int | None = None) -> tuple[dict, Callable[[], str]]:
+    """One position: (JSON answer, its text's renderer), for `t42 make-or-set` and
+    `t42 batch make-or-set`."""
+    position = Position(data)
+    result = make_or_set(position, bid)
+    verdict = "makes" if result.makes else "is set"
+    return result.to_json(), lambda: f"{position}\n\nBid {result.bid}: the declaring side {verdict}"
+
+
 @guarded
 def run_solve(args: argparse.Namespace) -> int:
     pictures = itertools.count(1)
 
-    def handle(data):
-        position = Position(data)
-        result = solve(position, best_only=args.best_only)
-        if args.svg:
-            try:
-                svg.save(svg.solution_svg(position, result), args.svg, next(pictures))
-            except OSError as exc:
-                raise InputError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
-        return result.to_json(), format_solution(position, result)
+    def picture(position: Position, result) -> None:
+        from .. import svg  # only with --svg: not every start pays for its import
+        try:
+            svg.save(svg.solution_svg(position, result), args.svg, next(pictures))
+        except OSError as exc:
+            raise InputError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
 
-    return run_records(read_records(args.file), args.json, handle)
+    return run_records(read_records(args.file), args.json, lambda data: solve_record(
+        data, best_only=args.best_only, picture=picture if args.svg else None))
 
 
 @guarded
 def run_make_or_set(args: argparse.Namespace) -> int:
-    def handle(data):
-        position = Position(data)
-        result = make_or_set(position, args.bid)
-        verdict = "makes" if result.makes else "is set"
-        return result.to_json(), f"{position}\n\nBid {result.bid}: the declaring side {verdict}"
-
-    return run_records(read_records(args.file), args.json, handle)
+    return run_records(read_records(args.file), args.json,
+                       lambda data: make_or_set_record(data, bid=args.bid))

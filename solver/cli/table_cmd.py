@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Callable
 
 from ..position import SEATS
 from ..table import MARK_DECLARATIONS, POINT_DECLARATIONS, DealTable, solve_deal
@@ -49,10 +50,12 @@ def format_table(table: DealTable) -> str:
     return "\n".join(lines)
 
 
+def table_record(data, *, threads: int | None = None) -> tuple[dict, Callable[[], str]]:
+    """One deal: (JSON answer, its text's renderer), for `t42 table` and `t42 batch table`."""
+    table = solve_deal(data, threads=threads)
+    return table.to_json(), lambda: format_table(table)
+
+
 @guarded
 def run_table(args: argparse.Namespace) -> int:
-    def handle(data):
-        table = solve_deal(data)
-        return table.to_json(), format_table(table)
-
-    return run_records(read_records(args.file), args.json, handle)
+    return run_records(read_records(args.file), args.json, table_record)

@@ -1,0 +1,126 @@
+"""`t42 batch`: a command over a large JSON Lines input on a Dask cluster."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import signal
+import sys
+
+from ..batch.jobs import JOBS
+from .common import EXIT_BAD_INPUT, EXIT_OK, guarded
+
+#: User options of the jobs (Job.options), as the single-process commands spell them.
+JOB_OPTIONS = {"best_only": "--best-only", "bid": "--bid", "trump": "--trump"}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "batch", help="run a command over a large JSON Lines input on a Dask cluster",
+        description="Run JOB on every record of INPUT (JSON Lines, read as a stream) on a "
+                    "Dask cluster: a local one, one worker process per core, unless "
+                    "--scheduler names one. Finished chunks go to OUTDIR/parts/; at the end "
+                    "OUTDIR/results.jsonl holds one line per record, in input order, as "
+                    "`t42 JOB --json` prints it. Running the same command again resumes a "
+                    "stopped run.")
+    p.add_argument("job", choices=sorted(JOBS), metavar="JOB",
+                   help="one of: " + ", ".join(sorted(JOBS)))
+    p.add_argument("input", metavar="INPUT", help="JSON Lines file, or - for standard input")
+    p.add_argument("-o", "--output", required=True, metavar="OUTDIR",
+                   help="output directory (created; a re-run resumes it)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="an existing Dask scheduler, e.g. tcp://HOST:8786 "
+                        "(default: a local cluster for this run)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="worker processes of the local cluster (default: one per core)")
+    p.add_argument("--chunk-size", type=int, metavar="N",
+                   help="records per chunk (default: about a second of work for the job)")
+    p.add_argument("--in-flight", type=int, metavar="N",
+                   help="chunks submitted and not yet written (default: 2 per worker thread)")
+    p.add_argument("--retries", type=int, default=3, metavar="N",
+                   help="extra tries of a chunk whose task failed (default: 3)")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar (it is drawn on stderr only when that is a terminal)")
+    p.add_argument("--best-only", action="store_true", help="solve: score only the optimal moves")
+    p.add_argument("--bid", type=int, help="make-or-set: the bid to test")
+    p.add_argument("--trump", metavar="NAME", help="discard: one declaration")
+    p.set_defaults(run=run_batch_command)
+
+
+def _job_options(args: argparse.Namespace) -> dict:
+    """The options given on the command line; refuses one the job does not take."""
+    options = {}
+    for name, flag in JOB_OPTIONS.items():
+        value = getattr(args, name)
+        if value is None or value is False:
+            continue
+        if name not in JOBS[args.job].options:
+            raise _UsageError(f"{flag} is not an option of {args.job}")
+        options[name] = value
+    return options
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _positive(args: argparse.Namespace, *names: str) -> None:
+    for name in names:
+        value = getattr(args, name)
+        if value is not None and value < (0 if name == "retries" else 1):
+            raise _UsageError(f"--{name.replace('_', '-')} must be positive")
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be so that the run stops the same way."""
+
+
+def _terminate(signum, frame):
+    raise _Terminated
+
+
+def missing_extra(*modules: str) -> str | None:
+    """A message when a module of the `batch` extra is not installed."""
+    for module in modules:
+        if importlib.util.find_spec(module) is None:
+            return (f"this needs {module}: pip install 'texas42-solver[batch]'")
+    return None
+
+
+@guarded
+def run_batch_command(args: argparse.Namespace) -> int:
+    missing = missing_extra("distributed", "tqdm")
+    if missing:
+        print(f"t42: error: {missing}", file=sys.stderr)
+        return 1
+    from ..batch.run import BatchInterrupted, ChunksFailed, run_batch
+    from ..batch.store import BatchError
+
+    try:
+        _positive(args, "workers", "chunk_size", "in_flight", "retries")
+        options = _job_options(args)
+    except _UsageError as exc:
+        print(f"t42: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    # SIGTERM stops the run as Ctrl-C does: futures cancelled, done parts kept.
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        summary = run_batch(args.job, args.input, args.output, options=options,
+                            chunk_size=args.chunk_size, scheduler=args.scheduler,
+                            workers=args.workers, in_flight=args.in_flight,
+                            retries=args.retries, progress=args.progress)
+    except BatchInterrupted as exc:
+        print(f"t42: {exc}", file=sys.stderr)
+        return 128 + (signal.SIGTERM if isinstance(exc.__context__, _Terminated)
+                      else signal.SIGINT)
+    except ChunksFailed as exc:
+        print(f"t42: error: {exc}", file=sys.stderr)
+        return 1
+    except BatchError as exc:
+        print(f"t42: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except FileNotFoundError as exc:
+        print(f"t42: error: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"t42 batch {summary.text()} -> {args.output}/results.jsonl", file=sys.stderr)
+    return EXIT_BAD_INPUT if summary.errors else EXIT_OK
