@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 
 from ..hint import DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, OBJECTIVES, Hint, hint
-from .common import guarded, read_records, run_records
+from ..view import View
+from .common import InputError, guarded, read_records, run_records
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,6 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                    help="stop a view's hint after this long (an adaptive hint answers with "
                         "the deals scored so far)")
+    p.add_argument("--svg", metavar="FILE", help="also draw each view as SVG, its legal tiles "
+                   "labelled with P(make) and mean (the n-th of several: FILE-n.svg)")
     p.set_defaults(run=run_hint)
 
 
@@ -78,10 +82,20 @@ def format_hint(h: Hint) -> str:
 
 @guarded
 def run_hint(args: argparse.Namespace) -> int:
+    pictures = itertools.count(1)
+
     def handle(data):
+        if args.svg:
+            data = View(data)  # parsed once, for the hint and its picture
         h = hint(data, deals=args.deals, enumerate_limit=args.enumerate_limit,
                  objective=args.objective, seed=args.seed, adaptive=args.adaptive,
                  max_deals=args.max_deals, examples=args.examples, timeout=args.timeout)
+        if args.svg:
+            from .. import svg  # only with --svg: not every start pays for its import
+            try:
+                svg.save(svg.view_svg(data, h), args.svg, next(pictures))
+            except OSError as exc:
+                raise InputError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
         return h.to_json(), lambda: format_hint(h)
 
     return run_records(read_records(args.file), args.json, handle)
