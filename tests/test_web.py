@@ -365,3 +365,25 @@ def test_seat_view_hint_late_in_the_hand_scores_every_deal(page):
             for b in page.query_selector_all(".badge.hint")} == \
         {t: hint_label(m) for t, m in h.moves.items()}
     assert f"all {h.count:,} consistent deals" in page.inner_text("#hint-note")
+
+
+def test_a_hint_the_service_refuses_shows_its_field_and_reason(page, artifacts):
+    record, step = RECORDS[1], 13
+    open_page(page, _link(record, step))
+    loads(page, 1)
+    at_step(page, step)
+    page.evaluate("() => { T42.hintOptions = {...T42.hintOptions, objective: 7}; }")
+    page.select_option("#view-seat", "S")  # S is to move
+    page.check("input[name='mode'][value='seat']")
+    page.wait_for_selector("body[data-hint='error']")
+    assert page.inner_text("#error .error-field") == "objective"
+    assert page.inner_text("#error .error-reason") == "unknown objective value 7"
+    assert not page.query_selector_all(".badge")
+    page.screenshot(path=str(artifacts / "9-hint-error.png"), full_page=True)
+    # Good options again: the next drawing asks again, the labels come and the error goes.
+    page.evaluate("() => { delete T42.hintOptions.objective; }")
+    page.check("input[name='mode'][value='open']")
+    page.check("input[name='mode'][value='seat']")
+    page.wait_for_selector("body[data-hint='shown']")
+    assert page.query_selector_all(".badge.hint")
+    assert page.is_hidden("#error")

@@ -253,7 +253,7 @@
    * is in, else null, asking for it (the table is drawn again when it comes).
    */
   function hintFor(position, seat) {
-    const key = JSON.stringify([position, seat]);
+    const key = JSON.stringify([position, seat, T42.hintOptions]);
     const hook = T42.hintLabels;
     if (typeof hook !== "function") return null;
     if (state.hint && state.hint.key === key && state.hint.hook === hook) return state.hint.result;
