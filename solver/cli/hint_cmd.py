@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Callable
 
 from ..hint import DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, OBJECTIVES, Hint, hint
 from .common import guarded, read_records, run_records
@@ -76,12 +77,24 @@ def format_hint(h: Hint) -> str:
     return "\n".join(lines)
 
 
+def hint_record(data, *, deals: int = DEFAULT_DEALS,
+                enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, objective: str = "make",
+                seed: int | None = None, adaptive: bool = False, max_deals: int | None = None,
+                examples: int = 0, timeout: float | None = None, threads: int | None = None
+                ) -> tuple[dict, Callable[[], str]]:
+    """One view: (JSON answer, its text's renderer), for `t42 hint` and `t42 batch hint`."""
+    h = hint(data, deals=deals, enumerate_limit=enumerate_limit, objective=objective,
+             seed=seed, adaptive=adaptive, max_deals=max_deals, examples=examples,
+             timeout=timeout, threads=threads)
+    return h.to_json(), lambda: format_hint(h)
+
+
 @guarded
 def run_hint(args: argparse.Namespace) -> int:
     def handle(data):
-        h = hint(data, deals=args.deals, enumerate_limit=args.enumerate_limit,
-                 objective=args.objective, seed=args.seed, adaptive=args.adaptive,
-                 max_deals=args.max_deals, examples=args.examples, timeout=args.timeout)
-        return h.to_json(), lambda: format_hint(h)
+        return hint_record(data, deals=args.deals, enumerate_limit=args.enumerate_limit,
+                           objective=args.objective, seed=args.seed, adaptive=args.adaptive,
+                           max_deals=args.max_deals, examples=args.examples,
+                           timeout=args.timeout)
 
     return run_records(read_records(args.file), args.json, handle)
