@@ -306,17 +306,8 @@ class View:
 
     # ------------------------------------------------------------- properties
 
-    @property
-    def to_move(self) -> str | None:
-        """Seat to move, or None when all tricks have been played."""
-        seat = self.to_move_index
-        return None if seat is None else SEATS[seat]
-
-    @property
-    def to_move_index(self) -> int | None:
-        if self.tricks_left == 0:
-            return None
-        return self.leader if not self.trick else self.next_seat(self.trick[-1][0])
+    to_move = Position.to_move
+    to_move_index = Position.to_move_index
 
     @property
     def side(self) -> str:
