@@ -31,7 +31,9 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from . import tiles as T
-from .bots import Table, make_bot
+from .bots import BOT_NAMES, Table, make_bot
+from .errors import PositionError
+from .jsondoc import json_object
 from .position import SEATS, Position
 from .stats import McNemar, MeanEstimate, mcnemar, mean_of, wilson_interval
 
@@ -106,6 +108,41 @@ def play_pair(pair: int, seed: int, a: str, b: str, hint_deals: int = 100) -> li
             plays=[T.name_of(t) for t in end.plays], points=end.points,
             made=end.makes(end.points)))
     return records
+
+
+#: The fields of a pair spec, one record of `t42 batch arena`.
+PAIR_FIELDS = ("pair", "seed", "bots", "hint_deals")
+
+
+def pair_from_json(data: Any) -> tuple[int, int, str, str, int]:
+    """A pair spec ``{"pair": 3, "seed": 0, "bots": ["rule", "random"], "hint_deals": 100}``
+    (seed 0 and 100 hint deals by default) -> the arguments of `play_pair`."""
+    spec = json_object(data, "pair", "a pair spec")
+    for key in spec:
+        if key not in PAIR_FIELDS:
+            raise PositionError(str(key), "unknown field of a pair spec", "UNKNOWN_FIELD")
+
+    def count(name: str, default: int | None, least: int) -> int:
+        value = spec.get(name, default)
+        if value is None:
+            raise PositionError(name, "required", "MISSING_FIELD")
+        if type(value) is not int:
+            raise PositionError(name, "must be an integer", "INVALID_TYPE")
+        if value < least:
+            raise PositionError(name, f"must be at least {least}", "OUT_OF_RANGE")
+        return value
+
+    pair, seed, hint_deals = count("pair", None, 0), count("seed", 0, 0), count("hint_deals", 100, 1)
+    bots = spec.get("bots")
+    if bots is None:
+        raise PositionError("bots", "required (two bot names)", "MISSING_FIELD")
+    if not isinstance(bots, list) or len(bots) != 2:
+        raise PositionError("bots", "must be a list of two bot names", "INVALID_TYPE")
+    for i, name in enumerate(bots):
+        if name not in BOT_NAMES:
+            raise PositionError(f"bots[{i}]", f"unknown bot (one of {', '.join(BOT_NAMES)})",
+                                "INVALID_VALUE")
+    return pair, seed, bots[0], bots[1], hint_deals
 
 
 def _pair_job(job: tuple) -> list[HandRecord]:

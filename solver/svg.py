@@ -6,6 +6,9 @@
   value, a hint's figures, ...) with some tiles highlighted as best.
 - `solution_svg`: a position with every legal tile labelled with its
   double-dummy value (a `SolveResult`), the optimal tiles highlighted.
+- `view_svg`: what one seat knows (a `solver.view.View`): its own tiles face
+  up, the others' as tile backs; with a `Hint`, each legal tile labelled
+  with its ``p_make`` and ``mean`` and the best tiles highlighted.
 - `analysis_svg`: a played hand (`solver.analysis.HandAnalysis`) trick by
   trick, each costly play marked with its cost and the tiles that were better.
 
@@ -16,6 +19,7 @@ program (or a test) can read the picture back.
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping, Optional
 from xml.sax.saxutils import escape, quoteattr
@@ -25,8 +29,10 @@ from .diagram import contract_line
 
 if TYPE_CHECKING:
     from .analysis import HandAnalysis
+    from .hint import Hint, MoveFigures
     from .position import Position
     from .solve import SolveResult
+    from .view import View
 
 SEATS = ("N", "E", "S", "W")
 SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -85,6 +91,15 @@ def domino(tile: str, x: float, y: float, *, horizontal: bool = False, scale: fl
     return "".join(parts)
 
 
+def tile_back(x: float, y: float, *, dim: bool = False) -> str:
+    """A face-down domino (a tile the viewer cannot see): no tile named, no pips."""
+    return (f'<g{_attrs(class_="back", opacity="0.45" if dim else None)}>'
+            f'<rect{_attrs(x=x + 1.5, y=y + 2, width=TILE_W, height=TILE_H, rx=4, fill="#000", opacity="0.25")}/>'
+            f'<rect{_attrs(x=x, y=y, width=TILE_W, height=TILE_H, rx=4, fill="#7a1f1f", stroke=INK, stroke_width=1)}/>'
+            f'<rect{_attrs(x=x + 4, y=y + 4, width=TILE_W - 8, height=TILE_H - 8, rx=2, fill="none", stroke="#c9a27a", stroke_width=1)}/>'
+            "</g>")
+
+
 def _text(x: float, y: float, text: str, *, size: int = 14, fill: str = CHALK,
           anchor: str = "middle", weight: str = "normal", css: Optional[str] = None,
           data: Optional[str] = None) -> str:
@@ -93,12 +108,30 @@ def _text(x: float, y: float, text: str, *, size: int = 14, fill: str = CHALK,
 
 
 def _label(x: float, y: float, tile: str, text: str, best: bool) -> str:
-    """A value badge centred at (x, y) under a tile."""
-    width = max(26, 8 * len(text) + 10)
+    """A value badge centred at (x, y) under a tile; a text of several lines stacks them."""
+    lines = text.split("\n")
+    fill = "#222" if best else CHALK
+    if len(lines) == 1:
+        width = max(26, 8 * len(text) + 10)
+        return (f'<g{_attrs(class_="label", data_tile=tile)}>'
+                f'<rect{_attrs(x=x - width / 2, y=y - 11, width=width, height=20, rx=10, fill=GOLD if best else "#0b2e18", stroke=GOLD, stroke_width=1)}/>'
+                + _text(x, y + 4, text, size=13, fill=fill, weight="bold")
+                + "</g>")
+    # Small type, so that the badges of neighbouring tiles stay apart.
+    width, height = max(26, 7 * max(map(len, lines)) + 6), 14 * len(lines) + 6
+    top = y - height / 2
+    spans = "".join(f'<tspan{_attrs(x=x, dy=0 if i == 0 else 14)}>{escape(line)}</tspan>'
+                    for i, line in enumerate(lines))
     return (f'<g{_attrs(class_="label", data_tile=tile)}>'
-            f'<rect{_attrs(x=x - width / 2, y=y - 11, width=width, height=20, rx=10, fill=GOLD if best else "#0b2e18", stroke=GOLD, stroke_width=1)}/>'
-            + _text(x, y + 4, text, size=13, fill="#222" if best else CHALK, weight="bold")
-            + "</g>")
+            f'<rect{_attrs(x=x - width / 2, y=top, width=width, height=height, rx=7, fill=GOLD if best else "#0b2e18", stroke=GOLD, stroke_width=1)}/>'
+            f'<text{_attrs(x=x, y=top + 15, font_size=12, fill=fill, text_anchor="middle", font_weight="bold")}'
+            f' font-family="Georgia, \'DejaVu Serif\', serif">{spans}</text>'
+            "</g>")
+
+
+def _label_height(text: str) -> int:
+    lines = text.count("\n") + 1
+    return 20 if lines == 1 else 14 * lines + 6
 
 
 def _document(width: int, height: int, body: Iterable[str], title: str) -> str:
@@ -120,14 +153,18 @@ def _tiles_of(position: "Position", seat: int) -> list[str]:
 
 
 def position_svg(position: "Position", labels: Optional[Mapping[str, object]] = None,
-                 best: Iterable[str] = (), *, title: Optional[str] = None) -> str:
+                 best: Iterable[str] = (), *, title: Optional[str] = None,
+                 hidden: Iterable[int] = (), notes: Iterable[str] = ()) -> str:
     """The table: four hands, the contract, the trick in progress and tricks won.
 
     ``labels`` maps tiles of the seat to move to a text drawn under them (for
-    example a double-dummy value); the tiles in ``best`` are highlighted.
+    example a double-dummy value; a newline stacks lines); the tiles in
+    ``best`` are highlighted. The hands of the seats (indices) in ``hidden``
+    are drawn face down; ``notes`` are lines of text at the top right.
     """
     labels = {T.name_of(T.parse_tile(k, "labels")): str(v) for k, v in (labels or {}).items()}
     best_tiles = {T.name_of(T.parse_tile(t, "best")) for t in best}
+    hidden = set(hidden)
     width, height = 960, 640
     to_move = position.to_move_index
     legal = {T.name_of(t) for t in position.legal_tiles()}
@@ -140,14 +177,20 @@ def position_svg(position: "Position", labels: Optional[Mapping[str, object]] = 
     status = "hand over" if to_move is None else f"trick {trick_no} of 7, {SEATS[to_move]} to play"
     body.append(_text(30, 66, f"{side}: {position.points} {unit}; {status}", size=14,
                       anchor="start", css="status"))
+    note_y = 42
     if position.widow is not None and position.discard is not None:
         body.append(_text(width - 30, 42, f"widow {T.name_of(position.widow)}, discard "
                           f"{T.name_of(position.discard)}", anchor="end"))
+        note_y = 66
+    for k, note in enumerate(notes):
+        body.append(_text(width - 30, note_y + 22 * k, note, size=14, anchor="end", css="note"))
 
     row_w = 7 * TILE_W + 6 * GAP
     # Where each hand sits: (x, y) of its row's top-left corner.
     spots = {0: ((width - row_w) / 2, 92), 2: ((width - row_w) / 2, height - 40 - TILE_H),
              3: (40, (height - TILE_H) / 2), 1: (width - 40 - row_w, (height - TILE_H) / 2)}
+    # Labels sit between a hand and the middle of the table: above South, below the others.
+    label_h = max((_label_height(text) for text in labels.values()), default=0)
     won = [0, 0, 0, 0]
     for winner, _trick in position.completed_tricks:
         won[winner] += 1
@@ -164,8 +207,14 @@ def position_svg(position: "Position", labels: Optional[Mapping[str, object]] = 
             [T.name_of(t) for t in sorted(position.hands[seat], reverse=True)]
         shift = (7 - len(hand)) * (TILE_W + GAP) / 2  # keep a shrinking hand centred
         x0 += shift
-        name_y = y0 + TILE_H + 44 if seat == 0 else y0 - 14
         mover = seat == to_move
+        labelled = mover and seat not in hidden and any(t in labels for t in hand)
+        # The name clears the labels when they lie on its side of the hand.
+        name_y = y0 + TILE_H + 44 if seat == 0 else y0 - 14
+        if labelled and seat == 0:
+            name_y = max(name_y, y0 + TILE_H + 6 + label_h + 20)
+        elif labelled and seat == 2:
+            name_y -= label_h + 6
         name = ("\u25b6 " if mover else "") + name
         body.append(_text(x0, name_y, name, size=15, anchor="start",
                           weight="bold" if mover else "normal",
@@ -175,11 +224,15 @@ def position_svg(position: "Position", labels: Optional[Mapping[str, object]] = 
             body.append(f'<rect{_attrs(class_="won", x=x0 + len(name) * 8.6 + 8 + k * 13, y=name_y - 14, width=9, height=17, rx=2, fill="#e8e2cc", stroke="#111")}/>')
         for i, tile in enumerate(hand):
             x = x0 + i * (TILE_W + GAP)
+            if seat in hidden:
+                body.append(tile_back(x, y0, dim=not active))
+                continue
             is_best = tile in best_tiles
             body.append(domino(tile, x, y0, outline=GOLD if is_best else None, dim=not active or
                                (mover and tile not in legal)))
             if mover and tile in labels:
-                ly = y0 - 16 if seat == 2 else y0 + TILE_H + 16
+                half = _label_height(labels[tile]) / 2
+                ly = y0 - 6 - half if seat == 2 else y0 + TILE_H + 6 + half
                 body.append(_label(x + TILE_W / 2, ly, tile, labels[tile], is_best))
     # The trick in progress, each tile in front of its player.
     cx, cy = width / 2, height / 2
@@ -195,6 +248,42 @@ def position_svg(position: "Position", labels: Optional[Mapping[str, object]] = 
 def solution_svg(position: "Position", result: "SolveResult") -> str:
     """`position_svg` with each legal tile labelled with its double-dummy value."""
     return position_svg(position, labels=result.moves, best=result.best_moves)
+
+
+def hint_label(figures: "MoveFigures") -> str:
+    """A move's hint figures as a two-line label: ``p_make`` in whole percent, then ``mean``.
+
+    Halves round up, as the web page's JavaScript rounds them, so both faces
+    print the same figures.
+    """
+    percent = Decimal(figures.p_make * 100).quantize(Decimal(1), ROUND_HALF_UP)
+    mean = Decimal(figures.mean).quantize(Decimal("0.1"), ROUND_HALF_UP)
+    return f"{percent}%\n{mean}"
+
+
+def hint_note(h: "Hint") -> list[str]:
+    """What a hint's labels are and which deals they come from, in two lines."""
+    if h.method == "enumerated":
+        deals = f"all {h.count:,} consistent deals"
+    else:
+        deals = f"{h.deals:,} of {h.count:,} consistent deals (seed {h.seed})"
+    return [f"{h.to_move}'s hint: P(make) and mean {h.unit} per tile", deals]
+
+
+def view_svg(view: "View", hint: Optional["Hint"] = None, *, title: Optional[str] = None) -> str:
+    """What the seat of ``view`` sees: its own tiles face up, the others' face down.
+
+    With the ``hint`` of the view, each legal tile carries its ``p_make`` and
+    ``mean`` (`hint_label`) and the best tiles are outlined.
+    """
+    from .deals import iter_deals  # any consistent deal: the hidden tiles are never drawn
+
+    table = next(iter_deals(view))
+    hidden = [seat for seat in table.hands if seat != view.seat]
+    labels = {t: hint_label(m) for t, m in hint.moves.items()} if hint else None
+    head = title or f"{SEAT_WORDS[SEATS[view.seat]]}'s view \u2014 {contract_line(table)}"
+    return position_svg(table, labels, hint.best if hint else (), title=head, hidden=hidden,
+                        notes=hint_note(hint) if hint else ())
 
 
 def analysis_svg(analysis: "HandAnalysis") -> str:

@@ -159,6 +159,90 @@ def test_batch_output_equals_the_sequential_command(job, batch_runs):
     assert len(part_indices(out)) == -(-records // 3)
 
 
+def views(count: int) -> list[str]:
+    """What the seat to move sees in some of the test positions: its hand, contract, plays."""
+    from solver.position import SEATS, Position
+
+    out = []
+    for line in positions(count):
+        data = json.loads(line)
+        seat = SEATS[Position(data).to_move_index]
+        out.append(json.dumps({"seat": seat, "hands": {seat: data["hands"][seat]},
+                               "contract": data["contract"], "plays": data["plays"]}))
+    return out
+
+
+def test_batch_hint_equals_the_sequential_command(scheduler, tmp_path):
+    # Six views (two sampled, four enumerated), 20 deals each: about 2 s of work.
+    path = write_lines(tmp_path / "views.jsonl", views(6)[:3] + BAD_LINES[:2] + views(6)[3:])
+    options = ("--deals", "20", "--seed", "7")
+    expected = sequential("hint", path, *options)
+    done = t42("batch", "hint", str(path), "-o", str(tmp_path / "out"),
+               "--scheduler", scheduler, "--chunk-size", "2", *options)
+    assert expected.returncode == done.returncode == 2, done.stderr
+    results = (tmp_path / "out" / "results.jsonl").read_text().splitlines()
+    assert results == expected.stdout.splitlines()
+    assert len(results) == 8
+    assert {json.loads(r).get("seed") for r in results} >= {7}
+    assert "hint: 8 records, 2 errors" in done.stderr
+
+
+def without_timing(line: str) -> dict:
+    """A bid answer without its time and node count (the batch searches on one thread)."""
+    answer = json.loads(line)
+    answer.pop("seconds", None)
+    answer.pop("nodes", None)
+    return answer
+
+
+def test_batch_bid_equals_the_sequential_command(scheduler, tmp_path):
+    # Three hands, 6 deals each: about 1 s of work.
+    requests = [json.dumps({"hand": ["6-6", "6-4", "5-5", "4-4", "3-3", "2-0", "1-1"]}),
+                json.dumps({"hand": ["5-5", "5-4", "5-3", "4-2", "3-1", "2-0", "0-0"],
+                            "seat": "E", "auction": [30]}),
+                BAD_LINES[0],
+                json.dumps({"hand": ["6-6", "6-4"]}),
+                json.dumps({"hand": ["6-5", "5-2", "4-4", "4-0", "3-3", "2-1", "1-0"],
+                            "seat": "W"})]
+    path = write_lines(tmp_path / "requests.jsonl", requests)
+    options = ("--deals", "6", "--seed", "3")
+    expected = t42("bid", "--json", *options, stdin=path.read_text())
+    done = t42("batch", "bid", str(path), "-o", str(tmp_path / "out"),
+               "--scheduler", scheduler, "--chunk-size", "2", *options)
+    assert "Traceback" not in expected.stderr + done.stderr
+    assert expected.returncode == done.returncode == 2, done.stderr
+    results = (tmp_path / "out" / "results.jsonl").read_text().splitlines()
+    assert len(results) == len(expected.stdout.splitlines()) == 5
+    assert ([without_timing(r) for r in results]
+            == [without_timing(r) for r in expected.stdout.splitlines()])
+    assert [json.loads(r).get("seed") for r in results] == [3, 3, None, None, 3]
+    assert "error" in json.loads(results[3])
+    assert "bid: 5 records, 2 errors" in done.stderr
+
+
+def test_batch_arena_plays_the_pairs_of_the_arena(scheduler, tmp_path):
+    # Four pairs of random against rule (well under a second of play).
+    records = tmp_path / "records.jsonl"
+    arena = t42("arena", "random", "rule", "--pairs", "4", "--seed", "11", "--workers", "1",
+                "--records", str(records), "--no-progress", "--json")
+    assert arena.returncode == 0, arena.stderr
+    games = [json.loads(line) for line in records.read_text().splitlines()]
+    specs = [json.dumps({"pair": i, "seed": 11, "bots": ["random", "rule"]}) for i in range(4)]
+    bad = [json.dumps({"pair": 0, "seed": 11, "bots": ["random", "nobody"]}),
+           json.dumps({"pair": -1, "bots": ["rule", "rule"]})]
+    path = write_lines(tmp_path / "pairs.jsonl", specs[:2] + bad + specs[2:])
+    done = t42("batch", "arena", str(path), "-o", str(tmp_path / "out"),
+               "--scheduler", scheduler, "--chunk-size", "2")
+    assert done.returncode == 2, done.stderr
+    results = [json.loads(r) for r in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert [r["error"]["field"] for r in results[2:4]] == ["bots[1]", "pair"]
+    played = results[:2] + results[4:]
+    assert [r["pair"] for r in played] == [0, 1, 2, 3]
+    # Each line holds both games of its pair exactly as `t42 arena --records` wrote them.
+    assert [g for r in played for g in r["games"]] == games
+    assert "arena: 6 records, 2 errors" in done.stderr
+
+
 def test_an_option_the_job_does_not_take_is_refused(tmp_path):
     path = write_lines(tmp_path / "in.jsonl", positions(2))
     done = t42("batch", "analyze", str(path), "-o", str(tmp_path / "out"), "--bid", "30")

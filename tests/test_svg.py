@@ -1,6 +1,7 @@
 """Pictures: the SVG of a position and of an analysed hand, read back with xml.etree.
 
-About 1 s (a few small solves and one hand analysis).
+About 3 s (a few small solves, one hand analysis, a few small hints and one
+`t42 hint --svg` process).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import json
 import subprocess
 import xml.etree.ElementTree as ET
 from collections import Counter
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,9 @@ from server.launcher import t42_command
 from solver import Position, solve
 from solver import tiles as T
 from solver.analysis import analyze_hand
-from solver.svg import analysis_svg, position_svg, solution_svg
+from solver.hint import Hint, MoveFigures, hint
+from solver.svg import analysis_svg, hint_label, position_svg, solution_svg, view_svg
+from solver.view import View
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL = json.loads((ROOT / "examples" / "deal.json").read_text())
@@ -149,5 +153,102 @@ def test_cli_solve_writes_one_picture_per_position(tmp_path):
     bad = subprocess.run(t42_command() + ["solve", "--svg", str(tmp_path / "no" / "x.svg"),
                                           str(ROOT / "examples" / "deal.json")],
                          capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("t42: error: cannot write") and "Traceback" not in bad.stderr
+
+
+# --------------------------------------------------------------- views and hints
+
+#: E to move after W leads 1-1 and N plays 2-2 (examples/deal.json, seen by E).
+VIEW = {"seat": "E", "hands": {"E": DEAL["hands"]["E"]}, "contract": DEAL["contract"],
+        "plays": ["1-1", "2-2"]}
+
+
+def label_lines(root: ET.Element) -> dict[str, list[str]]:
+    """Each label's lines (a label of one line is its text)."""
+    out = {}
+    for g in root.iter(NS + "g"):
+        if g.get("class") == "label":
+            text = g.find(NS + "text")
+            spans = text.findall(NS + "tspan")
+            out[g.get("data-tile")] = [s.text for s in spans] if spans else ["".join(text.itertext())]
+    return out
+
+
+def backs(root: ET.Element) -> int:
+    return sum(1 for g in root.iter(NS + "g") if g.get("class") == "back")
+
+
+def expected_lines(h: Hint) -> dict[str, list[str]]:
+    """P(make) in whole percent and the mean to a tenth, halves rounded up."""
+    return {t: [f"{Decimal(m.p_make * 100).quantize(Decimal(1), ROUND_HALF_UP)}%",
+                f"{Decimal(m.mean).quantize(Decimal('0.1'), ROUND_HALF_UP)}"]
+            for t, m in h.moves.items()}
+
+
+def test_view_picture_shows_the_viewers_tiles_face_up_and_the_hint_figures():
+    view = View(VIEW)
+    h = hint(view, deals=30, seed=5)
+    svg = view_svg(view, h)
+    root = parse(svg)
+    drawn = dominoes(root)
+    east = DEAL["hands"]["E"]
+    assert Counter(d.get("data-tile") for d in drawn) == Counter(east + ["1-1", "2-2"])
+    for d in drawn:
+        check_pips(d)
+    assert backs(root) == 6 + 7 + 6  # N and W have played one tile each, S none
+    hidden = set(DEAL["hands"]["N"] + DEAL["hands"]["S"] + DEAL["hands"]["W"]) - {"1-1", "2-2"}
+    assert not any(f'"{tile}"' in svg for tile in hidden)  # no hidden tile is named
+    assert label_lines(root) == expected_lines(h)
+    assert set(label_lines(root)) == {T.name_of(t) for t in view.legal_tiles()}
+    outlined = {d.get("data-tile") for d in drawn if d.findall(NS + "rect")[1].get("stroke") == "#f2c14e"}
+    assert outlined == set(h.best)
+    text = " ".join(root.itertext())
+    assert f"30 of {h.count:,} consistent deals (seed 5)" in text
+    assert "E's hint: P(make) and mean points per tile" in text
+
+
+def test_hint_labels_round_halves_up_like_the_web_page():
+    figures = MoveFigures(tile="6-6", mean=24.25, p_make=0.125, p_best=0.0, makes=0, best=0,
+                          total=0)
+    assert hint_label(figures) == "13%\n24.3"   # Python's round() would give 12% and 24.2
+    assert hint_label(MoveFigures("6-6", 0.0, 1.0, 1.0, 1, 1, 0)) == "100%\n0.0"
+
+
+def test_view_picture_without_a_hint_and_of_an_enumerated_hint():
+    view = View({**VIEW, "plays": []})  # W to lead: E is not to move, no labels
+    root = parse(view_svg(view))
+    assert label_lines(root) == {} and backs(root) == 21 and len(dominoes(root)) == 7
+    late = Position({**DEAL, "plays": solve(Position(DEAL)).line[:17]})  # 3 tricks left
+    seat = late.to_move
+    small = View({"seat": seat, "hands": {seat: DEAL["hands"][seat]},
+                  "contract": DEAL["contract"], "plays": [T.name_of(t) for t in late.plays]})
+    h = hint(small)
+    assert h.method == "enumerated"
+    root = parse(view_svg(small, h))
+    assert label_lines(root) == expected_lines(h)
+    assert f"all {h.count:,} consistent deals" in " ".join(root.itertext())
+
+
+def test_cli_hint_writes_one_labelled_picture_per_view(tmp_path):
+    views = [VIEW, {**VIEW, "seat": "S", "hands": {"S": DEAL["hands"]["S"]},
+                    "plays": ["1-1", "2-2", "3-2"]}]
+    lines = "\n".join(json.dumps(v) for v in views) + "\n"
+    target = tmp_path / "hint.svg"
+    run = subprocess.run(t42_command() + ["hint", "--json", "--deals", "20", "--seed", "9",
+                                          "--svg", str(target)],
+                         input=lines, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    for path, view, answer in zip((target, tmp_path / "hint-2.svg"), views, answers):
+        h = hint(view, deals=20, seed=9)
+        root = parse(path.read_text())
+        assert label_lines(root) == expected_lines(h)
+        assert {t: [m["p_make"], m["mean"]] for t, m in answer["moves"].items()} == \
+            {t: [m.p_make, m.mean] for t, m in h.moves.items()}
+        assert len(dominoes(root)) == 7 + len(view["plays"])  # the viewer's hand, the trick
+    bad = subprocess.run(t42_command() + ["hint", "--deals", "5", "--seed", "1", "--svg",
+                                          str(tmp_path / "no" / "x.svg")],
+                         input=json.dumps(VIEW), capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2
     assert bad.stderr.startswith("t42: error: cannot write") and "Traceback" not in bad.stderr

@@ -4,8 +4,8 @@ The page is served by a real `t42 serve --http-port 0` and talks to it only over
 Connect JSON. The figures it shows are checked against the Python API for the
 same positions. Screenshots of each state go to ``test-artifacts/web/`` (or
 ``$T42_ARTIFACTS``); the path is printed. Skipped, with the reason, when
-Playwright or Chromium is missing. About 15 s (a browser start and a few dozen
-small solves).
+Playwright or Chromium is missing. About 17 s (a browser start, a few dozen
+small solves and two small hints).
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from server import convert
 from server.launcher import ServerProcess
 from solver import Position, PositionError, solve
 from solver.analysis import analyze_hand
+from solver.hint import hint
 from solver.position import POSITION_FIELDS
+from solver.svg import hint_label
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL = json.loads((ROOT / "examples" / "deal.json").read_text())
@@ -291,3 +293,97 @@ def test_a_link_carries_the_position_and_seat_view_shows_one_hand(page, artifact
     hints = {b.get_attribute("data-tile"): b.inner_text()
              for b in page.query_selector_all(".badge.hint")}
     assert hints == {t: f"{position.to_move} {t}" for t in solve(position).moves}
+
+
+def _link(doc: dict, step: int) -> str:
+    return "#pos=" + base64.urlsafe_b64encode(json.dumps(doc).encode()).decode().rstrip("=") \
+        + f"&step={step}"
+
+
+def test_seat_view_shows_the_hint_of_the_seat_to_move(page, artifacts):
+    """The seat to move sees each legal tile's P(make) and mean from the Hint RPC: the
+    figures of `hint()` for the same view, deals and seed; the best tiles outlined."""
+    record, step = RECORDS[1], 13  # club-2: S to play the fourth trick's second tile
+    plays = record["plays"][:step]
+    seat = Position({**{k: v for k, v in record.items() if k in POSITION_FIELDS},
+                     "plays": plays}).to_move
+    open_page(page, _link(record, step))
+    loads(page, 1)
+    at_step(page, step)
+    options = page.evaluate("() => T42.hintOptions")
+    page.check("input[name='mode'][value='seat']")
+    page.select_option("#view-seat", seat)
+    page.wait_for_selector("body[data-hint='shown']")
+
+    h = hint({"seat": seat, "hands": {seat: record["hands"][seat]},
+              "contract": record["contract"], "plays": plays},
+             deals=options["deals"], seed=options["seed"])
+    shown = {b.get_attribute("data-tile"): b.inner_text()
+             for b in page.query_selector_all(".badge.hint")}
+    assert shown == {t: hint_label(m) for t, m in h.moves.items()}
+    assert len(shown) > 1
+    best = {t.get_attribute("data-tile") for t in page.query_selector_all(".tile.best")}
+    assert best == set(h.best)
+    note = page.inner_text("#hint-note")
+    assert h.method == "sampled" and \
+        f"{h.deals} of {h.count:,} consistent deals, sampled (seed {h.seed})" in note
+    assert "P(make) and mean points" in note
+    assert page.query_selector("#value") is None  # still no double-dummy figures
+    page.screenshot(path=str(artifacts / "8-seat-view-hint.png"), full_page=True)
+
+    # Another seat's view, or the next play: the seat in view is not to move, no call.
+    page.click("#forward")
+    at_step(page, step + 1)
+    page.wait_for_selector("body[data-hint='none']")
+    assert not page.query_selector_all(".badge") and page.query_selector("#hint-note") is None
+    page.click("#back")
+    at_step(page, step)
+    page.wait_for_selector("body[data-hint='shown']")
+    assert {b.get_attribute("data-tile"): b.inner_text()
+            for b in page.query_selector_all(".badge.hint")} == shown
+
+
+def test_seat_view_hint_late_in_the_hand_scores_every_deal(page):
+    """Few consistent deals: the hint scores them all and says so."""
+    record = RECORDS[0]
+    step = 16  # club-1: four tricks played, E to lead with 700 consistent deals left
+    plays = record["plays"][:step]
+    seat = Position({**{k: v for k, v in record.items() if k in POSITION_FIELDS},
+                     "plays": plays}).to_move
+    open_page(page, _link(record, step))
+    loads(page, 1)
+    at_step(page, step)
+    page.select_option("#view-seat", seat)
+    page.check("input[name='mode'][value='seat']")
+    page.wait_for_selector("body[data-hint='shown']")
+    options = page.evaluate("() => T42.hintOptions")
+    h = hint({"seat": seat, "hands": {seat: record["hands"][seat]},
+              "contract": record["contract"], "plays": plays},
+             deals=options["deals"], seed=options["seed"])
+    assert h.method == "enumerated"
+    assert {b.get_attribute("data-tile"): b.inner_text()
+            for b in page.query_selector_all(".badge.hint")} == \
+        {t: hint_label(m) for t, m in h.moves.items()}
+    assert f"all {h.count:,} consistent deals" in page.inner_text("#hint-note")
+
+
+def test_a_hint_the_service_refuses_shows_its_field_and_reason(page, artifacts):
+    record, step = RECORDS[1], 13
+    open_page(page, _link(record, step))
+    loads(page, 1)
+    at_step(page, step)
+    page.evaluate("() => { T42.hintOptions = {...T42.hintOptions, objective: 7}; }")
+    page.select_option("#view-seat", "S")  # S is to move
+    page.check("input[name='mode'][value='seat']")
+    page.wait_for_selector("body[data-hint='error']")
+    assert page.inner_text("#error .error-field") == "objective"
+    assert page.inner_text("#error .error-reason") == "unknown objective value 7"
+    assert not page.query_selector_all(".badge")
+    page.screenshot(path=str(artifacts / "9-hint-error.png"), full_page=True)
+    # Good options again: the next drawing asks again, the labels come and the error goes.
+    page.evaluate("() => { delete T42.hintOptions.objective; }")
+    page.check("input[name='mode'][value='open']")
+    page.check("input[name='mode'][value='seat']")
+    page.wait_for_selector("body[data-hint='shown']")
+    assert page.query_selector_all(".badge.hint")
+    assert page.is_hidden("#error")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from ..cli import analyze_cmd, discard_cmd, solve_cmd, table_cmd
+from ..cli import analyze_cmd, arena_cmd, bid_cmd, discard_cmd, hint_cmd, solve_cmd, table_cmd
 from ..cli.common import error_json, parse_line
 from ..errors import PositionError
 
@@ -39,6 +39,11 @@ JOBS: dict[str, Job] = {
     "analyze": Job(analyze_cmd.analyze_record, 100),
     "table": Job(table_cmd.table_record, 15, fixed={"threads": 1}),
     "discard": Job(discard_cmd.discard_record, 40, ("trump",)),
+    "hint": Job(hint_cmd.hint_record, 2, ("deals", "seed", "objective", "enumerate_limit"),
+               fixed={"threads": 1}),
+    "bid": Job(bid_cmd.bid_record, 1, ("deals", "seed", "threshold"),
+               fixed={"threads": 1}),
+    "arena": Job(arena_cmd.arena_record, 10),
 }
 
 

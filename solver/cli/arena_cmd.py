@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Callable
 
-from ..arena import ArenaStats, run_arena, stderr_progress, summarize
+from ..arena import ArenaStats, pair_from_json, play_pair, run_arena, stderr_progress, summarize
 from ..bots import BOT_NAMES
 from ..hint import default_threads
 from .common import guarded
@@ -51,6 +52,17 @@ def format_stats(s: ArenaStats) -> str:
               f"McNemar: {s.mcnemar.b} pairs only {s.a} made, {s.mcnemar.c} only {s.b} made; "
               f"exact p = {s.mcnemar.p_value:.3g}"]
     return "\n".join(lines)
+
+
+def arena_record(data) -> tuple[dict, Callable[[], str]]:
+    """One pair spec -> (both games of the pair, as `t42 arena --records` writes them, and a
+    line of text), for `t42 batch arena`: the pairs of a long run spread over a cluster."""
+    pair, seed, a, b, hint_deals = pair_from_json(data)
+    games = play_pair(pair, seed, a, b, hint_deals)
+    answer = {"pair": pair, "seed": seed, "games": [g.to_json() for g in games]}
+    return answer, lambda: f"pair {pair} (seed {seed}): " + "; ".join(
+        f"{g.declaring_bot} declares {g.declarer} {g.trump}: {g.points} points, "
+        f"{'made' if g.made else 'set'}" for g in games)
 
 
 @guarded

@@ -8,10 +8,13 @@ import signal
 import sys
 
 from ..batch.jobs import JOBS
+from ..hint import OBJECTIVES
 from .common import EXIT_BAD_INPUT, EXIT_OK, guarded
 
 #: User options of the jobs (Job.options), as the single-process commands spell them.
-JOB_OPTIONS = {"best_only": "--best-only", "bid": "--bid", "trump": "--trump"}
+JOB_OPTIONS = {"best_only": "--best-only", "bid": "--bid", "trump": "--trump",
+               "deals": "--deals", "seed": "--seed", "objective": "--objective",
+               "enumerate_limit": "--enumerate-limit", "threshold": "--threshold"}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,6 +47,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--best-only", action="store_true", help="solve: score only the optimal moves")
     p.add_argument("--bid", type=int, help="make-or-set: the bid to test")
     p.add_argument("--trump", metavar="NAME", help="discard: one declaration")
+    p.add_argument("--deals", type=int, help="hint, bid: deals to sample per record")
+    p.add_argument("--seed", type=int, help="hint, bid: seed of every record's deals "
+                                            "(default: a fresh one per record, reported)")
+    p.add_argument("--objective", choices=OBJECTIVES, help="hint: rank moves by P(make) or by mean")
+    p.add_argument("--enumerate-limit", type=int, metavar="N",
+                   help="hint: score every consistent deal when there are at most N")
+    p.add_argument("--threshold", type=float, help="bid: P(make) a recommended bid needs")
     p.set_defaults(run=run_batch_command)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, Callable
 
 from ..bidding import BidAdvice, advise, request_from_json
 from .common import Record, guarded, read_records, run_records
@@ -106,17 +106,26 @@ def format_advice(advice: BidAdvice) -> str:
     return "\n".join(lines)
 
 
+def bid_record(data: Any, *, timeout: float | None = None, with_deals: bool = False,
+               threads: int | None = None, **options: Any) -> tuple[dict, Callable[[], str]]:
+    """One bid request: (JSON answer, its text's renderer), for `t42 bid` and `t42 batch bid`.
+
+    ``options`` are `advise` keywords that fill in what the request leaves out.
+    """
+    if isinstance(data, dict) and "seat" not in data:
+        data = {**data, "seat": options.get("seat", "N")}
+    request = {**options, **request_from_json(data)}
+    advice = advise(**request, deadline=timeout, return_deals=with_deals,
+                     threads=threads)
+    return advice.to_json(), lambda: format_advice(advice)
+
+
 @guarded
 def run_bid(args: argparse.Namespace) -> int:
     options = option_values(args)
-    deadline = args.timeout
 
-    def handle(data: Any) -> tuple[dict, str]:
-        if isinstance(data, dict) and "seat" not in data:
-            data = {**data, "seat": options.get("seat", "N")}
-        request = {**options, **request_from_json(data)}
-        advice = advise(**request, deadline=deadline, return_deals=args.with_deals)
-        return advice.to_json(), format_advice(advice)
+    def handle(data: Any) -> tuple[dict, Callable[[], str]]:
+        return bid_record(data, timeout=args.timeout, with_deals=args.with_deals, **options)
 
     records = [Record(None, {"hand": args.tiles})] if args.tiles else read_records(None)
     return run_records(records, args.json, handle)

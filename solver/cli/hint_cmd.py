@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import itertools
+from typing import Callable
 
-from ..hint import DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, OBJECTIVES, Hint, hint
-from .common import guarded, read_records, run_records
+from ..hint import DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, OBJECTIVES, Hint, as_view, hint
+from ..view import View
+from .common import InputError, guarded, read_records, run_records
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,6 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                    help="stop a view's hint after this long (an adaptive hint answers with "
                         "the deals scored so far)")
+    p.add_argument("--svg", metavar="FILE", help="also draw each view as SVG, its legal tiles "
+                   "labelled with P(make) and mean (the n-th of several: FILE-n.svg)")
     p.set_defaults(run=run_hint)
 
 
@@ -76,12 +81,40 @@ def format_hint(h: Hint) -> str:
     return "\n".join(lines)
 
 
+def hint_record(data, *, deals: int = DEFAULT_DEALS,
+                enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, objective: str = "make",
+                seed: int | None = None, adaptive: bool = False, max_deals: int | None = None,
+                examples: int = 0, timeout: float | None = None, threads: int | None = None,
+                picture: Callable[[View, Hint], None] | None = None
+                ) -> tuple[dict, Callable[[], str]]:
+    """One view: (JSON answer, its text's renderer), for `t42 hint` and `t42 batch hint`.
+
+    ``picture`` is called with the view and its hint (`t42 hint --svg`).
+    """
+    view = as_view(data)  # parsed once, for the hint and its picture
+    h = hint(view, deals=deals, enumerate_limit=enumerate_limit, objective=objective,
+             seed=seed, adaptive=adaptive, max_deals=max_deals, examples=examples,
+             timeout=timeout, threads=threads)
+    if picture is not None:
+        picture(view, h)
+    return h.to_json(), lambda: format_hint(h)
+
+
 @guarded
 def run_hint(args: argparse.Namespace) -> int:
+    pictures = itertools.count(1)
+
+    def picture(view: View, h: Hint) -> None:
+        from .. import svg  # only with --svg: not every start pays for its import
+        try:
+            svg.save(svg.view_svg(view, h), args.svg, next(pictures))
+        except OSError as exc:
+            raise InputError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
+
     def handle(data):
-        h = hint(data, deals=args.deals, enumerate_limit=args.enumerate_limit,
-                 objective=args.objective, seed=args.seed, adaptive=args.adaptive,
-                 max_deals=args.max_deals, examples=args.examples, timeout=args.timeout)
-        return h.to_json(), lambda: format_hint(h)
+        return hint_record(data, deals=args.deals, enumerate_limit=args.enumerate_limit,
+                           objective=args.objective, seed=args.seed, adaptive=args.adaptive,
+                           max_deals=args.max_deals, examples=args.examples,
+                           timeout=args.timeout, picture=picture if args.svg else None)
 
     return run_records(read_records(args.file), args.json, handle)

@@ -29,17 +29,20 @@
     [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]],
   ];
 
-  /** Hooks for other views; `hintLabels(position, seat)` -> {tile: label} (seat view). */
+  /** Hooks for other views; `hintLabels(position, seat)` -> labels (seat view). */
   const T42 = (window.T42 = window.T42 || {});
-  // Seat view shows a label under each legal tile of the chosen seat when this hook is
-  // set: an async function of (proto JSON position, seat letter) returning {tile: text},
-  // e.g. a call to a Hint RPC (p_make and mean over the deals consistent with the view).
-  T42.hintLabels = T42.hintLabels || null;
+  // The seat view's hint: a modest, seeded sample, so that it is quick and repeatable.
+  T42.hintOptions = T42.hintOptions || { deals: 50, seed: 42 };
+  // Seat view labels each legal tile of the chosen seat, when it is to move, with what
+  // this async function of (proto JSON position, seat letter) returns: {tile: text}, or
+  // {labels: {tile: text}, best: [tiles], note: text}. The default asks the Hint RPC.
+  T42.hintLabels = T42.hintLabels || hintFigures;
 
   const $ = (id) => document.getElementById(id);
   const state = {
     doc: null, plays: [], recordLength: 0, step: 0, solution: null, analysis: null,
     mode: "open", viewSeat: "N", request: 0, diverged: null,
+    hint: null, hintRequest: 0, hintError: false,
   };
 
   // ---------------------------------------------------------------- service
@@ -213,17 +216,68 @@
       .sort((a, b) => b.localeCompare(a));
   }
 
-  async function hintLabels(position, seat) {
-    if (typeof T42.hintLabels !== "function") return null;
-    try {
-      return await T42.hintLabels(position, seat);
-    } catch (err) {
-      console.warn("hint hook failed", err);
-      return null;
+  /** The View message of what `seat` knows at a proto JSON position. */
+  function viewOf(position, seat) {
+    const field = HAND_FIELD[seat];
+    const view = {
+      seat: SEAT_ENUM[seat], game: position.game, hands: { [field]: position.hands[field] },
+      contract: position.contract, plays: position.plays,
+    };
+    if (position.game === "GAME_MOON") view.players = Object.keys(position.hands).length;
+    // Only the Moon declarer saw the widow and what it discarded.
+    if (position.widow && position.contract?.declarer === SEAT_ENUM[seat]) {
+      Object.assign(view, { widow: position.widow, discard: position.discard });
     }
+    return view;
   }
 
-  async function render() {
+  const percent = (p) => `${Math.round(p * 100)}%`;
+
+  /** The Hint RPC for the seat's view: each legal tile's P(make) and mean, the best tiles. */
+  async function hintFigures(position, seat) {
+    const h = await rpc("Hint", { view: viewOf(position, seat), ...T42.hintOptions });
+    const labels = Object.fromEntries((h.moves || []).map((m) =>
+      [m.tile, `${percent(m.pMake ?? 0)}\n${(m.mean ?? 0).toFixed(1)}`]));
+    const unit = h.unit === "VALUE_UNIT_TRICKS" ? "tricks" : "points";
+    const count = Number(h.count ?? 0).toLocaleString("en-US");
+    const deals = h.method === "HINT_METHOD_ENUMERATED" ? `all ${count} consistent deals`
+      : `${Number(h.deals ?? 0).toLocaleString("en-US")} of ${count} consistent deals, sampled (seed ${h.seed ?? 0})`;
+    return {
+      labels, best: h.best || [],
+      note: `Hint: each tile's P(make) and mean ${unit} over ${deals}`,
+    };
+  }
+
+  /**
+   * The hint of the position shown when the seat in view is to move: the answer when it
+   * is in, else null, asking for it (the table is drawn again when it comes).
+   */
+  function hintFor(position, seat) {
+    const key = JSON.stringify([position, seat, T42.hintOptions]);
+    const hook = T42.hintLabels;
+    if (typeof hook !== "function") return null;
+    if (state.hint && state.hint.key === key && state.hint.hook === hook) return state.hint.result;
+    const token = ++state.hintRequest;
+    state.hint = { key, hook, result: null };
+    document.body.dataset.hint = "pending";
+    Promise.resolve().then(() => hook(position, seat)).then((answer) => {
+      if (token !== state.hintRequest) return; // the table moved on
+      const rich = answer && typeof answer.labels === "object";
+      state.hint.result = rich ? answer : { labels: answer || {}, best: [], note: "" };
+      if (state.hintError) clearError();
+      state.hintError = false;
+      render();
+    }, (err) => {
+      if (token !== state.hintRequest) return;
+      state.hint.result = { labels: {}, best: [], note: "", error: true };
+      showError(err);
+      state.hintError = true;
+      render();
+    });
+    return null;
+  }
+
+  function render() {
     const doc = state.doc;
     const step = state.step;
     const sol = state.solution || {};
@@ -235,10 +289,16 @@
     const all = tricks(step);
     const won = Object.fromEntries(SEATS.map((s) => [s, 0]));
     all.forEach((t) => { if (t.winner) won[t.winner] += 1; });
-    let labels = null;
+    let hint = null;
     if (!open && toMove === state.viewSeat) {
-      labels = await hintLabels(toProto(doc, state.plays.slice(0, step)), state.viewSeat);
+      hint = hintFor(toProto(doc, state.plays.slice(0, step)), state.viewSeat);
+    } else {
+      state.hintRequest++; // an answer on its way is for another position
+      state.hint = null;
     }
+    document.body.dataset.hint = !state.hint ? "none" : !hint ? "pending" : hint.error ? "error" : "shown";
+    const labels = hint?.labels || null;
+    const hintBest = new Set(hint?.best || []);
 
     $("empty").hidden = true;
     const c = doc.contract || {};
@@ -271,7 +331,7 @@
           continue;
         }
         const legal = seat === toMove && tile in moves;
-        const best = open && legal && moves[tile] === value;
+        const best = legal && (open ? moves[tile] === value : hintBest.has(tile));
         const node = el("div", {
           class: "tile" + (legal ? " legal" : "") + (best ? " best" : "") +
             (seat === toMove && !legal ? " dim" : ""),
@@ -311,6 +371,10 @@
         ` (bid ${escapeHtml(c.bid)})`;
     }
     verdict += `<br>${over ? "hand over" : toMove ? `${SEAT_WORD[toMove]} to play` : ""}`;
+    if (!open && state.hint) {
+      const note = hint ? hint.note : `Hint: scoring ${T42.hintOptions.deals} deals\u2026`;
+      if (note) verdict += `<div class="hint-note" id="hint-note">${escapeHtml(note)}</div>`;
+    }
     $("verdict").innerHTML = verdict;
 
     $("step").textContent = `play ${step} of ${state.plays.length}` +
@@ -416,7 +480,7 @@
     if (token !== state.request) return; // a later step won
     state.step = step;
     state.solution = solution;
-    await render();
+    render();
     updateHash();
     document.body.dataset.busy = "0";
   }
@@ -462,7 +526,7 @@
     state.request++;
     Object.assign(state, { doc, plays, recordLength: plays.length, step, solution, analysis });
     renderAnalysis();
-    await render();
+    render();
     updateHash();
     document.body.dataset.busy = "0";
     document.body.dataset.loaded = String(Number(document.body.dataset.loaded || 0) + 1);
