@@ -6,14 +6,33 @@ whether the contract made when the hand was played out, e.g. by bots in an
 arena), `calibration_table` bins the predictions (0.0-0.1, ..., 0.9-1.0) and
 sets each bin's observed make rate, with a Wilson 95% interval, beside the
 mean prediction.
+
+`play_calibration_hand` makes one such pair: a seeded deal (solver.dealer),
+bid advice for the declarer's hand (the declarer rotates N, E, S, W by hand
+index), then the hand played out by hint bots on all four seats
+(solver.arena's play machinery). `run_calibration` plays many hands over
+several processes and hands each record to a sink as it is played.
+
+Which contract is played (``mode``):
+
+* ``"bid30"`` (default): the declaration the advice ranks best at a bid of
+  30 (highest P(make) at 30, then the highest mean), bid 30, whatever the
+  recommendation. Every hand yields a pair and the predictions spread over
+  the whole range 0..1, so every bin of the table fills.
+* ``"advised"``: the recommended declaration and bid; a hand whose advice
+  is to pass yields no pair. Only predictions at or above the advice's
+  threshold occur, so only the top bins fill.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable
+import multiprocessing
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from .bidding import wilson
+from . import tiles as T
+from .bidding import advise, wilson
+from .position import SEATS
 
 
 @dataclass(frozen=True)
@@ -57,6 +76,15 @@ def calibration_table(pairs: Iterable[tuple[float, bool]], bins: int = 10
             for k, (c, m, s) in enumerate(counts)]
 
 
+def calibrated_p_make(predicted: float, table: list[CalibrationBin]) -> float:
+    """A predicted P(make) mapped through a measured table: the observed make rate of
+    its bin (the prediction itself where the bin is empty)."""
+    if not 0.0 <= predicted <= 1.0:
+        raise ValueError(f"a predicted P(make) lies in [0, 1], not {predicted!r}")
+    b = table[min(int(predicted * len(table)), len(table) - 1)]
+    return b.observed if b.observed is not None else predicted
+
+
 def calibration_markdown(table: list[CalibrationBin]) -> str:
     """The table as Markdown, for bench/README.md."""
     lines = ["| predicted P(make) | hands | mean predicted | observed make rate (95% interval) |",
@@ -71,4 +99,155 @@ def calibration_markdown(table: list[CalibrationBin]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["CalibrationBin", "calibration_markdown", "calibration_table"]
+#: Declarations the advice is asked about: those scored in points, which the arena plays
+#: (nello, sevens, plunge and splash are make-or-set contracts of their own).
+POINT_DECLARATIONS = ("blanks", "ones", "deuces", "treys", "fours", "fives", "sixes",
+                      "doubles", "follow-me")
+MODES = ("bid30", "advised")
+CALIBRATION_BID = 30
+
+
+@dataclass(frozen=True)
+class CalibrationRecord:
+    """One hand: the deal, the contract the advice chose, its prediction and the result."""
+
+    hand: int
+    seed: int
+    declarer: str
+    declaration: str
+    bid: int
+    predicted: float          # advised P(make) of this declaration at this bid
+    advice_deals: int
+    hint_deals: int
+    recommendation: dict      # the advice's recommendation (JSON), for reference
+    hands: dict[str, list[str]]
+    plays: list[str]
+    points: int
+    made: bool
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, row: dict[str, Any]) -> "CalibrationRecord":
+        return cls(**row)
+
+
+def _hand_seed(seed: int, hand: int) -> int:
+    return seed * 1_000_003 + hand
+
+
+def play_calibration_hand(hand: int, seed: int, *, mode: str = "bid30", advice_deals: int = 100,
+                          hint_deals: int = 30) -> CalibrationRecord | None:
+    """Deal hand ``hand`` of run ``seed``, advise the declarer, play it out with hint bots.
+
+    None when ``mode`` is ``"advised"`` and the advice is to pass.
+    """
+    from .arena import play_hand   # the arena imports the bots (and the hint search)
+    from .bots import make_bot
+    from .dealer import Dealer
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    hand_seed = _hand_seed(seed, hand)
+    deal = Dealer().deal(seed=hand_seed)
+    declarer = SEATS[hand % 4]
+    advice = advise([T.NAMES[t] for t in deal.hands[hand % 4]], declarer, deals=advice_deals,
+                    seed=hand_seed, declarations=list(POINT_DECLARATIONS), threads=1)
+    if mode == "advised":
+        rec = advice.recommendation
+        if rec.is_pass or rec.chance is None:
+            return None
+        declaration, bid, predicted = rec.declaration, rec.bid, rec.chance.p_make
+    else:
+        def key(row):
+            chance = row.chance(CALIBRATION_BID)
+            return (chance.p_make if chance else -1.0, row.mean or 0.0)
+        best = max(advice.declarations, key=key)
+        declaration, bid = best.declaration, CALIBRATION_BID
+        predicted = best.chance(CALIBRATION_BID).p_make
+    start = deal.position({"declarer": declarer, "trump": declaration, "bid": bid})
+    bot_seed = hand_seed * 2
+    end = play_hand(start, make_bot("hint", bot_seed, hint_deals),
+                    make_bot("hint", bot_seed + 7919, hint_deals))
+    return CalibrationRecord(
+        hand=hand, seed=seed, declarer=declarer, declaration=declaration, bid=int(bid),
+        predicted=float(predicted), advice_deals=advice_deals, hint_deals=hint_deals,
+        recommendation=advice.recommendation.to_json(),
+        hands={SEATS[s]: [T.NAMES[t] for t in h] for s, h in deal.hands.items()},
+        plays=[T.name_of(t) for t in end.plays], points=end.points,
+        made=bool(end.makes(end.points)))
+
+
+def _hand_job(job: tuple) -> CalibrationRecord | None:
+    hand, seed, mode, advice_deals, hint_deals = job
+    return play_calibration_hand(hand, seed, mode=mode, advice_deals=advice_deals,
+                                 hint_deals=hint_deals)
+
+
+def run_calibration(hands: int, seed: int = 0, *, mode: str = "bid30", advice_deals: int = 100,
+                    hint_deals: int = 30, workers: int = 1, first_hand: int = 0,
+                    progress: Callable[[int, int], None] | None = None,
+                    sink: Callable[[CalibrationRecord], None] | None = None
+                    ) -> list[CalibrationRecord]:
+    """Play hands ``first_hand`` .. ``first_hand + hands - 1``; their records, by hand.
+
+    Each hand is seeded by its index, so the records do not depend on
+    ``workers``; ``sink`` gets each record as soon as it is played.
+    """
+    jobs = [(i, seed, mode, advice_deals, hint_deals)
+            for i in range(first_hand, first_hand + hands)]
+    out: list[CalibrationRecord] = []
+
+    def take(records: Iterator[CalibrationRecord | None]) -> None:
+        for k, rec in enumerate(records):
+            if rec is not None:
+                out.append(rec)
+                if sink:
+                    sink(rec)
+            if progress:
+                progress(k + 1, hands)
+    if workers <= 1:
+        take(map(_hand_job, jobs))
+    else:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            take(pool.imap_unordered(_hand_job, jobs))
+    out.sort(key=lambda r: r.hand)
+    return out
+
+
+def pairs_of(records: Iterable[CalibrationRecord]) -> list[tuple[float, bool]]:
+    """The (predicted P(make), made) pairs of the records, for `calibration_table`."""
+    return [(r.predicted, r.made) for r in records]
+
+
+def bid_chances(record: CalibrationRecord) -> dict[int, float]:
+    """P(make) of the played declaration at every bid on offer, from the record's advice.
+
+    The advice is asked again with the record's seed and deal count, for that
+    declaration alone (the same deals, so the same P(make) at the played bid).
+    """
+    advice = advise(record.hands[record.declarer], record.declarer,
+                    deals=record.advice_deals, seed=_hand_seed(record.seed, record.hand),
+                    declarations=[record.declaration], threads=1)
+    return {c.bid: c.p_make for c in advice.declaration(record.declaration).bids}
+
+
+def pairs_over_bids(records: Iterable[CalibrationRecord], bids: Sequence[int] = range(30, 43)
+                    ) -> list[tuple[float, bool]]:
+    """(P(make) at bid b, points >= b) for every record and every bid b of ``bids``.
+
+    A secondary view that spreads the predictions over the whole range: the
+    hand was played for the recorded bid, so higher bids are read off the
+    points taken by play that did not aim at them, and the pairs of one hand
+    are not independent.
+    """
+    out = []
+    for r in records:
+        chances = bid_chances(r)
+        out += [(chances[b], r.points >= b) for b in bids if b in chances]
+    return out
+
+
+__all__ = ["CalibrationBin", "CalibrationRecord", "bid_chances", "calibrated_p_make",
+           "calibration_markdown", "calibration_table", "pairs_of", "pairs_over_bids",
+           "play_calibration_hand", "run_calibration"]

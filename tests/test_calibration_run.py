@@ -1,0 +1,118 @@
+"""Advice calibration: hands dealt, advised, played out by hint bots; the table of the pairs.
+
+Tiny deal counts (advice over 6 deals, hint bots over 3): this checks the
+bookkeeping (the recorded prediction is the advice's, the result is that of
+the recorded play, the table is built from the records), not that the advice
+is any good. About 5 s of CPU (more wall clock on a loaded machine).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver.bidding import advise
+from solver.calibration import (CALIBRATION_BID, POINT_DECLARATIONS, CalibrationRecord,
+                                bid_chances, calibrated_p_make, calibration_table, pairs_of,
+                                pairs_over_bids, play_calibration_hand, run_calibration)
+from solver.dealer import Dealer
+from solver.position import Position
+from solver.tiles import NAMES
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = {"advice_deals": 6, "hint_deals": 3}
+
+
+@pytest.fixture(scope="module")
+def records() -> list[CalibrationRecord]:
+    return run_calibration(4, seed=3, **SMALL)
+
+
+def test_each_hand_records_the_advice_prediction_and_the_played_result(records):
+    assert [r.hand for r in records] == [0, 1, 2, 3]
+    assert [r.declarer for r in records] == ["N", "E", "S", "W"]
+    for r in records:
+        hand = r.hands[r.declarer]
+        advice = advise(hand, r.declarer, deals=SMALL["advice_deals"],
+                        seed=r.seed * 1_000_003 + r.hand,
+                        declarations=list(POINT_DECLARATIONS), threads=1)
+        best = max(c.chance(CALIBRATION_BID).p_make for c in advice.declarations)
+        assert r.bid == CALIBRATION_BID
+        assert r.predicted == best == advice.declaration(r.declaration).chance(30).p_make
+        assert r.recommendation == advice.recommendation.to_json()
+        end = Position({"hands": r.hands, "plays": r.plays,
+                        "contract": {"declarer": r.declarer, "trump": r.declaration, "bid": 30}})
+        assert end.is_complete and len(r.plays) == 28
+        assert (r.points, r.made) == (end.points, end.points >= 30)
+
+
+def test_the_table_is_built_from_the_recorded_pairs(records):
+    table = calibration_table(pairs_of(records))
+    assert sum(b.count for b in table) == len(records)
+    assert sum(b.made for b in table) == sum(r.made for r in records)
+    for b in table:
+        inside = [r for r in records if b.low <= r.predicted < b.high
+                  or (b.high == 1.0 and r.predicted == 1.0)]
+        assert b.count == len(inside)
+        assert b.made == sum(r.made for r in inside)
+
+
+def test_every_bid_reads_the_points_against_the_advice_of_that_bid(records):
+    pairs = pairs_over_bids(records[:2], bids=(30, 35, 42))
+    assert len(pairs) == 6
+    for r, chunk in zip(records[:2], (pairs[:3], pairs[3:])):
+        chances = bid_chances(r)
+        assert chances[30] == r.predicted      # the same deals as the recorded advice
+        assert chunk == [(chances[b], r.points >= b) for b in (30, 35, 42)]
+        assert chances[30] >= chances[35] >= chances[42]
+
+
+def test_a_prediction_maps_to_the_observed_rate_of_its_bin():
+    table = calibration_table([(0.95, True), (0.92, False), (0.97, False), (0.41, True)])
+    assert calibrated_p_make(0.99, table) == pytest.approx(1 / 3)
+    assert calibrated_p_make(1.0, table) == pytest.approx(1 / 3)
+    assert calibrated_p_make(0.45, table) == 1.0
+    assert calibrated_p_make(0.25, table) == 0.25      # empty bin: unchanged
+    with pytest.raises(ValueError):
+        calibrated_p_make(-0.1, table)
+
+
+def test_records_survive_json_and_do_not_depend_on_the_number_of_workers(records):
+    again = run_calibration(2, seed=3, workers=2, first_hand=2, **SMALL)
+    assert again == records[2:]
+    assert [CalibrationRecord.from_json(json.loads(json.dumps(r.to_json())))
+            for r in records] == records
+
+
+def test_advised_mode_plays_the_recommendation_or_skips_a_pass():
+    deal = Dealer().deal(seed=3 * 1_000_003)
+    advice = advise([NAMES[t] for t in deal.hands[0]], "N", deals=6, seed=3 * 1_000_003,
+                    declarations=list(POINT_DECLARATIONS), threads=1)
+    rec = play_calibration_hand(0, 3, mode="advised", **SMALL)
+    if advice.recommendation.is_pass:
+        assert rec is None      # nothing to play, no pair
+    else:
+        assert (rec.declaration, rec.bid, rec.predicted) == (
+            advice.recommendation.declaration, advice.recommendation.bid,
+            advice.recommendation.chance.p_make)
+
+
+def test_the_bench_script_runs_and_reports(tmp_path):
+    out = tmp_path / "cal.jsonl"
+    script = str(ROOT / "bench" / "calibration.py")
+    done = subprocess.run([sys.executable, script, "run", "--hands", "2", "--seed", "3",
+                           "--advice-deals", "6", "--hint-deals", "3", "--workers", "1",
+                           "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "calibration: 2/2" in done.stderr
+    assert len(out.read_text().splitlines()) == 2
+    shown = subprocess.run([sys.executable, script, "report", "--out", str(out)],
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith("2 hands;")
+    assert sum(int(line.split("|")[2]) for line in shown.stdout.splitlines()
+               if line.startswith("| 0.") or line.startswith("| 1.")) == 2
