@@ -38,10 +38,8 @@ from google.rpc import status_pb2
 from texas42.v1 import hint_service_connect, hint_service_pb2
 
 from .servicer import SERVICE_NAME, HintServicer
-from .telemetry import Metrics, log_event
-
-#: Largest request body accepted (gRPC's default receive limit).
-MAX_REQUEST_BYTES = 4 * 1024 * 1024
+# One request size limit for both transports.
+from .telemetry import MAX_REQUEST_BYTES, Metrics, log_event
 
 #: gRPC status metadata key holding the rich google.rpc.Status (details).
 _STATUS_DETAILS_KEY = "grpc-status-details-bin"
