@@ -1,0 +1,154 @@
+"""Answers of the Python API on many positions, for checking that speed-ups change none.
+
+    python bench/answers.py record FILE     # JSON Lines: one line per query
+    python bench/answers.py compare FILE    # the same queries again, compared line by line
+
+The queries: 3,000 seeded late positions (<= 2 tricks left) and 3,000 mid-hand ones
+(3..5 tricks left) over every 42 declaration, 40 opening leads, the shared check
+positions of 42 and Moon, and 3,000 broken inputs made from them (a tile respelt,
+swapped, duplicated or removed, a play cut, swapped or repeated, a field dropped or
+given another type). Each gives the position's derived fields, `solve`, best-only
+`solve` and `make_or_set` as JSON, or the `PositionError` it raises (field, reason,
+code). Recorded before a change and compared after it, answers must be identical.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+sys.path.insert(0, str(Path(__file__).parent))
+from deals import deals_42  # noqa: E402
+from percall import late_positions  # noqa: E402
+
+from solver import PositionError, make_or_set, solve  # noqa: E402
+from solver.position import Position  # noqa: E402
+from solver.tiles import NAMES  # noqa: E402
+
+CASES = Path(__file__).resolve().parents[1] / "tests" / "cases"
+
+
+def inputs(scale: int = 1000) -> list[Any]:
+    """The positions (good and broken) to query; ``scale`` is the per-kind count of
+    seeded late, mid-hand and broken positions (1000 gives ~9,000 inputs in all)."""
+    good: list[Any] = late_positions(3 * scale, seed=7)
+    good += late_positions(3 * scale, seed=8, tricks_left=5)
+    good += deals_42(max(10, scale // 25), seed=3)
+    for name in ("texas42.jsonl", "moon.jsonl"):
+        with open(CASES / name, encoding="utf-8") as f:
+            good += [json.loads(line)["position"] for line in f if line.strip()]
+    rng = random.Random(5)
+    bad = [broken(rng, copy.deepcopy(rng.choice(good))) for _ in range(3 * scale)]
+    return good + bad
+
+
+def broken(rng: random.Random, p: dict) -> Any:
+    """``p`` with one random change; most make it invalid, a few (respellings) do not."""
+    hands = p["hands"]
+    seat = rng.choice(sorted(hands))
+    plays = p.setdefault("plays", [])
+    kind = rng.randrange(14)
+    if kind == 0:  # a tile respelt (valid: L-H, HL, H:L, a number, padded)
+        i = rng.randrange(7)
+        h, l = hands[seat][i].split("-")
+        hands[seat][i] = rng.choice([f"{l}-{h}", f"{h}{l}", f"{l}:{h}", int(f"{h}{l}") if
+                                     h != "0" else "00", f" {h}-{l}", f"{h}-{l}\n"])
+    elif kind == 1:  # a tile of another hand: a duplicate
+        other = rng.choice(sorted(hands))
+        hands[seat][rng.randrange(7)] = rng.choice(hands[other])
+    elif kind == 2:  # a tile dropped or added
+        if rng.random() < 0.5:
+            hands[seat].pop()
+        else:
+            hands[seat].append(rng.choice(list(NAMES)))
+    elif kind == 3 and plays:  # plays swapped
+        i, j = rng.randrange(len(plays)), rng.randrange(len(plays))
+        plays[i], plays[j] = plays[j], plays[i]
+    elif kind == 4 and plays:  # a play repeated or cut
+        if rng.random() < 0.5:
+            plays.append(rng.choice(plays))
+        else:
+            del plays[rng.randrange(len(plays))]
+    elif kind == 5:  # an unknown play
+        plays.append(rng.choice(list(NAMES) + ["7-7", "x", 5, None, 6.0, True, ["6-6"]]))
+    elif kind == 6:  # a contract field dropped or odd
+        key = rng.choice(["declarer", "trump", "bid", "kind", "doubles"])
+        if rng.random() < 0.4:
+            p["contract"].pop(key, None)
+        else:
+            p["contract"][key] = rng.choice(["N", "x", "Sixes", " fives ", 4, 7, 30, 41, 42,
+                                             84, 29, 300, None, True, 30.0, "plunge", "LOW",
+                                             "suit", "splash", "high", [], {}])
+    elif kind == 7:  # an unknown field or value type at the top
+        key = rng.choice(["game", "extra", "plays", "hands", "contract", "widow", "seat"])
+        p[key] = rng.choice(["42", "moon", "MOON", 42, None, [], {}, "6-6", float("nan"),
+                             "\ud800"])
+    elif kind == 8:  # a hand of another type or seat
+        hands[rng.choice(["N", "E", "S", "W", "X", 1])] = rng.choice([None, "6-6", {}, [],
+                                                                     hands[seat][:]])
+    elif kind == 9:  # a tile of odd type
+        hands[seat][rng.randrange(7)] = rng.choice([None, 6.4, True, "6-4 ", "66x", -1, 64.0,
+                                                    "٦-٤", 2 ** 70])
+    elif kind == 10:  # a hand dropped
+        del hands[seat]
+    elif kind == 11:  # too many plays
+        plays.extend(rng.choice(NAMES) for _ in range(rng.randrange(1, 30)))
+    elif kind == 12:  # the contract replaced
+        p["contract"] = rng.choice([None, [], "N", {}, {"declarer": "N"},
+                                    {"declarer": "E", "trump": "doubles", "bid": 84,
+                                     "kind": "plunge"}])
+    else:  # the document as text, or of another type
+        return rng.choice([json.dumps(p), json.dumps(p).encode(), [p], None, 42, "{"])
+    return p
+
+
+def answer(data: Any) -> dict:
+    """What the API says about one input: its derived fields and three queries."""
+    try:
+        p = Position(data)
+    except PositionError as exc:
+        return {"error": exc.to_json()}
+    fields = {"to_move": p.to_move, "legal": p.legal_tiles(), "remaining": p.remaining,
+              "leader": p.leader, "trick": p.trick, "points": p.points,
+              "available": p.available, "tricks_left": p.tricks_left,
+              "tricks_won": p.tricks_won, "completed": p.completed_tricks,
+              "plays": p.plays, "json": p.to_json(), "text": str(p),
+              "active": p.active_seats, "max_value": p.max_value}
+    out: dict[str, Any] = {"position": fields}
+    for name, query in (("solve", lambda q: solve(q)), ("best", lambda q: solve(q, best_only=True)),
+                        ("mos", lambda q: make_or_set(q))):
+        try:
+            out[name] = query(data).to_json()
+        except PositionError as exc:  # pragma: no cover - a valid position solves
+            out[name] = {"error": exc.to_json()}
+    return out
+
+
+def lines(scale: int = 1000) -> Iterator[str]:
+    for data in inputs(scale):
+        yield json.dumps(answer(data), sort_keys=True)
+
+
+def main(argv: list[str]) -> int:
+    what, path = argv[0], argv[1]
+    scale = int(argv[2]) if len(argv) > 2 else 1000
+    if what == "record":
+        with open(path, "w", encoding="utf-8") as f:
+            for line in lines(scale):
+                f.write(line + "\n")
+        return 0
+    with open(path, encoding="utf-8") as f:
+        expected = f.read().splitlines()
+    got = list(lines(scale))
+    differ = [i for i, (a, b) in enumerate(zip(expected, got)) if a != b]
+    print(json.dumps({"queries": len(got), "expected": len(expected), "differ": len(differ),
+                      "first": differ[:5]}))
+    return 0 if not differ and len(got) == len(expected) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
