@@ -99,6 +99,8 @@ generate_grpc_modules()
 
 extensions = [
     Extension("solver._core", ["solver/_core.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver._replay", ["solver/_replay.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver._plainjson", ["solver/_plainjson.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(

@@ -21,6 +21,7 @@ import json
 import math
 from typing import Any, Mapping
 
+from ._plainjson import is_plain, object_from_pairs
 from .errors import PositionError, key_text, quoted
 
 #: Deepest nesting a document may have: a hand record (the deepest input) is 4
@@ -38,8 +39,8 @@ class _DuplicateKey(Exception):
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
+    obj = object_from_pairs(pairs)
+    if obj is None:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
@@ -50,6 +51,10 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+#: json.loads with these options, made once (json.loads makes a decoder per call).
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
 
 
 def decode(data: bytes, field: str) -> str:
@@ -74,8 +79,7 @@ def parse_json(text: str | bytes | bytearray, field: str) -> Any:
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicate_keys,
-                          parse_constant=_no_constant)
+        data = _DECODER.decode(text)
     except RecursionError:
         raise _too_deep(field) from None
     except _DuplicateKey as exc:
@@ -126,6 +130,8 @@ def check_document(data: object, field: str) -> None:
     Field paths of errors start at the document (``meta.x[2]``); ``field``
     names the document itself.
     """
+    if is_plain(data, MAX_DEPTH):
+        return  # plain data (nearly every document), recognised in C
     # Exact-type tests first: dict, list, ASCII str and small int are nearly all of every
     # document, and isinstance() against the Mapping ABC costs a microsecond a value.
     stack: list[tuple[object, _Path, int]] = [(data, None, 1)]  # containers to visit

@@ -119,9 +119,24 @@ class Position:
     discard: int | None
 
     def __init__(self, data: Mapping[str, Any] | str | bytes) -> None:
-        self._parse(json_object(data, "position", "a position"))
+        checked = data.__class__ is not dict
+        if checked:  # text parsed, a mapping checked (a plain dict: by the reader below)
+            data = json_object(data, "position", "a position")
+        # The usual shape of a valid position is read in C (solver/_replay.pyx); any
+        # other input, and every error, the slow way below.
+        if _read_fast(self, data):
+            return
+        self._parse(data if checked else json_object(data, "position", "a position"))
+        del self._seen  # where each tile was: only the parser's widow and discard checks need it
         self._derive_layout()
         self._replay()
+
+    def __getattr__(self, name: str) -> Any:
+        # Only for what the fast reader leaves to be worked out when asked.
+        if name == "completed_tricks" and "plays" in self.__dict__:
+            self.completed_tricks = self._tricks()
+            return self.completed_tricks
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str | bytes) -> "Position":
@@ -370,6 +385,19 @@ class Position:
         counted = sum(points for t, points in enumerate(rules.count) if points and unplayed >> t & 1)
         self.available = self.tricks_left * rules.trick_points + counted
 
+    def _tricks(self) -> list[tuple[int, list[tuple[int, int]]]]:
+        """The completed tricks of the (valid) plays: [(winner, [(seat, tile), ...])]."""
+        completed: list[tuple[int, list[tuple[int, int]]]] = []
+        trick: list[tuple[int, int]] = []
+        leader, per_trick = self.first_leader, len(self.active_seats)
+        for tile in self.plays:
+            trick.append((leader if not trick else self._next_seat[trick[-1][0]], tile))
+            if len(trick) == per_trick:
+                leader = trick[self.rules.winner_index([t for _, t in trick])][0]
+                completed.append((leader, trick))
+                trick = []
+        return completed
+
     def _reject_play(self, i: int, seat: int, tile: int, trick: list,
                      held: int | None) -> None:
         """Raise the error for play ``i``: a tile not in the hand (``held`` None) or an
@@ -494,3 +522,6 @@ class Position:
         from .diagram import render
 
         return render(self)
+
+
+from ._replay import read as _read_fast  # noqa: E402 (it reads this module's tables)

@@ -287,7 +287,7 @@ def make_or_set(position: PositionLike, bid: int | None = None, *, exact: bool =
 #: One-shot queries (`solve`, `make_or_set`) reuse the engines of earlier ones, some per
 #: thread by contract layout: building an engine (its rule tables) costs more than the
 #: whole search of a late position, and `Engine.clear` empties a table in constant time.
-ENGINES_KEPT_PER_THREAD = 32
+ENGINES_KEPT_PER_THREAD = 64
 _kept = threading.local()
 
 

@@ -1,0 +1,362 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Positions read fast: the SPEC dict checked and its plays replayed with C arrays.
+
+`read(position, data)` fills a new `solver.position.Position` from the usual
+shape of a valid position (exact dicts, lists and strings: what JSON text
+and most programs give) and returns True; for anything else, and for any
+input with something wrong in it, it returns False having changed nothing,
+and `Position` reads the input the slow way, which raises the error. So the
+errors (field, reason, code) are built in one place only, and this reader
+need only be right about what it accepts: everything it accepts, the slow
+path accepts too and derives the same fields from (tests/test_replay.py).
+
+The rule tables and seat layout of a contract are turned into C arrays once
+per contract layout (`_Setup`, cached); tiles are one dict lookup each,
+hands and plays bitmasks.
+"""
+
+from libc.stdint cimport uint32_t
+
+from .position import (KINDS, MOON3_SET, MOON_BIDS, SEATS, Contract, DOUBLES_NEEDED,
+                       _layout)
+from .jsondoc import CheckedObject
+from .rules import DOUBLES_OPTIONS, LEAD, build_rules, parse_declaration
+from .tiles import SPELLINGS, is_double
+
+cdef enum:
+    NT = 28
+    NCTX = 10
+    MAXTIERS = 8
+
+ctypedef uint32_t mask_t
+
+# Declarations by the names and aliases written most (exactly as written; any other
+# spelling, padded or upper case, goes the slow way) and by pip number.
+_CANONICAL = ("blanks", "ones", "deuces", "treys", "fours", "fives", "sixes", "doubles",
+              "follow-me", "nello", "sevens")
+cdef list DECLARATIONS = [parse_declaration(name) for name in _CANONICAL]
+cdef dict DECLARATION_CODE = {}
+for _alias in ("blanks", "blank", "0", "ones", "aces", "1", "deuces", "twos", "2", "treys",
+               "threes", "3", "fours", "4", "fives", "5", "sixes", "6", "doubles", "follow-me",
+               "no-trump", "notrump", "nello", "nel-o", "low", "sevens", 0, 1, 2, 3, 4, 5, 6):
+    DECLARATION_CODE[_alias] = _CANONICAL.index(parse_declaration(_alias).name)
+cdef int NELLO = _CANONICAL.index("nello")
+cdef int SEVENS = _CANONICAL.index("sevens")
+cdef int FOLLOW_ME = _CANONICAL.index("follow-me")
+
+cdef dict KIND_CODE = {k: i for i, k in enumerate(KINDS)}          # standard, plunge, splash
+cdef dict DOUBLES_CODE = {d: i for i, d in enumerate(DOUBLES_OPTIONS)}  # high, low, suit
+cdef dict SEAT_CODE = {s: i for i, s in enumerate(SEATS)}
+cdef dict TILE = SPELLINGS
+cdef mask_t MOON3_MASK = 0
+for _t in MOON3_SET:
+    MOON3_MASK |= (<mask_t>1) << _t
+cdef mask_t DOUBLES_MASK = 0
+for _t in range(NT):
+    if is_double(_t):
+        DOUBLES_MASK |= (<mask_t>1) << _t
+cdef int NEED_DOUBLES[3]
+NEED_DOUBLES[0] = 0
+NEED_DOUBLES[1] = DOUBLES_NEEDED["plunge"][0]
+NEED_DOUBLES[2] = DOUBLES_NEEDED["splash"][0]
+cdef object DEFAULT_BID = {1: DOUBLES_NEEDED["plunge"][1], 2: DOUBLES_NEEDED["splash"][1]}
+cdef frozenset MOON_BID_SET = frozenset(MOON_BIDS)
+cdef tuple SMALL = tuple(range(NT))
+
+# Games: 0 is 42, 1 four-player Moon, 2 three-player Moon.
+cdef enum:
+    GAME_42 = 0
+    GAME_MOON4 = 1
+    GAME_MOON3 = 2
+
+
+cdef class _Setup:
+    """A contract layout's rule tables (C arrays) and seat layout, shared by its positions."""
+
+    cdef int lead_suit[NT]
+    cdef int power[NCTX][NT]
+    cdef mask_t tiers[NCTX][MAXTIERS]
+    cdef int ntiers[NCTX]
+    cdef int count[NT]
+    cdef int trick_points
+    cdef int next_of[4]
+    cdef int scorer_c[4]
+    cdef int nactive
+    cdef int first_leader_c
+    cdef object rules, active_seats, scorer, maximizer, first_leader, next_seat, max_value
+
+    def __init__(self, decl, str doubles, int game, int declarer, str kind):
+        cdef int c, t, k
+        nello = decl.name == "nello"
+        trick_scored = nello or game != GAME_42
+        rules = self.rules = build_rules(decl, doubles, with_count=not trick_scored)
+        (self.active_seats, self.scorer, self.maximizer, self.first_leader,
+         self.next_seat) = _layout(game == GAME_MOON3, nello, declarer, kind)
+        self.max_value = 7 if trick_scored else 42
+        self.trick_points = rules.trick_points
+        for t in range(NT):
+            self.lead_suit[t] = rules.lead_suit[t]
+            self.count[t] = rules.count[t]
+        for c in range(NCTX):
+            self.ntiers[c] = len(rules.tiers[c])
+            for k in range(self.ntiers[c]):
+                self.tiers[c][k] = rules.tiers[c][k]
+            for t in range(NT):
+                self.power[c][t] = rules.power[c][t]
+        for k in range(4):
+            self.next_of[k] = self.next_seat[k]
+            self.scorer_c[k] = self.scorer[k]
+        self.nactive = len(self.active_seats)
+        self.first_leader_c = self.first_leader
+
+
+cdef dict SETUPS = {}     # layout code -> _Setup
+cdef dict CONTRACTS = {}  # contract code -> Contract (immutable, so shared)
+
+
+cdef inline int tile_of(object value):
+    """The tile a list item names, or -1 (then the slow path judges it)."""
+    cdef object tile
+    if type(value) is str or type(value) is int:
+        tile = TILE.get(value)
+        if tile is not None:
+            return <int> tile
+    return -1
+
+
+cdef int read_hand(object raw, int* tiles):
+    """A hand's 7 tiles into ``tiles``; 0 when it is not a list of 7 known tiles."""
+    cdef int i, t
+    if type(raw) is not list or len(<list> raw) != 7:
+        return 0
+    for i in range(7):
+        t = tile_of((<list> raw)[i])
+        if t < 0:
+            return 0
+        tiles[i] = t
+    return 1
+
+
+def read(position, data):
+    """Fill ``position`` (a new Position) from ``data``, a dict of the usual shape, and
+    return True; return False, leaving it untouched, for any other input."""
+    cdef int tiles[4][7]
+    cdef mask_t hand_mask[4]
+    cdef mask_t held = 0, bit, allowed, h, tier, unplayed
+    cdef int nseats, s, i, k, game, declarer, decl_code, kind_code, doubles_code, found
+    cdef int nplays, seat, tile, ctx, leader, ntrick, best, winner, points, completed, pts
+    cdef int trick_seat[4]
+    cdef int trick_tile[4]
+    cdef int tricks_won[4]
+    cdef mask_t remaining[4]
+    cdef int play_tiles[28]
+    cdef _Setup setup
+    if type(data) is not dict and type(data) is not CheckedObject:
+        return False
+    # -- the fields: game, hands, contract, plays (no widow or discard here)
+    found = 2
+    game_value = data.get("game")
+    if game_value is None:
+        if "game" in data:
+            return False
+        game = GAME_42
+    else:
+        found += 1
+        if type(game_value) is not str:
+            return False
+        if game_value == "42":
+            game = GAME_42
+        elif game_value == "moon":
+            game = GAME_MOON4
+        else:
+            return False
+    plays = data.get("plays")
+    if plays is None:
+        if "plays" in data:
+            found += 1
+        plays = []
+    elif type(plays) is not list:
+        return False
+    else:
+        found += 1
+    if len(<dict> data) != found:
+        return False  # a widow and discard, an unknown field, or no hands or contract
+    hands = data.get("hands")
+    raw = data.get("contract")
+    if type(hands) is not dict or type(raw) is not dict:
+        return False
+    # -- hands
+    nseats = len(<dict> hands)
+    if nseats == 3 and game == GAME_MOON4:
+        game = GAME_MOON3
+    elif nseats != 4:
+        return False
+    allowed = MOON3_MASK if game == GAME_MOON3 else (<mask_t>1 << NT) - 1
+    for s in range(nseats):
+        if not read_hand(hands.get(SEATS[s]), tiles[s]):
+            return False
+        h = 0
+        for i in range(7):
+            bit = (<mask_t>1) << tiles[s][i]
+            if held & bit or not allowed & bit:
+                return False
+            held |= bit
+            h |= bit
+        hand_mask[s] = h
+    for s in range(nseats, 4):
+        hand_mask[s] = 0
+    # -- contract
+    found = 2
+    declarer_value = raw.get("declarer")
+    if type(declarer_value) is not str:
+        return False
+    code = SEAT_CODE.get(declarer_value)
+    if code is None or <int> code >= nseats:
+        return False
+    declarer = code
+    trump = raw.get("trump")
+    code = DECLARATION_CODE.get(trump) if type(trump) is str or type(trump) is int else None
+    if code is None:
+        return False
+    decl_code = code
+    kind = raw.get("kind")
+    if kind is None:
+        if "kind" in raw:
+            return False
+        kind = "standard"
+    else:
+        found += 1
+    code = KIND_CODE.get(kind) if type(kind) is str else None
+    if code is None:
+        return False
+    kind_code = code
+    doubles = raw.get("doubles")
+    if doubles is None:
+        if "doubles" in raw:
+            return False
+        doubles = "high"
+    else:
+        found += 1
+    code = DOUBLES_CODE.get(doubles) if type(doubles) is str else None
+    if code is None:
+        return False
+    doubles_code = code
+    bid = raw.get("bid")
+    if bid is None:
+        if kind_code == 0:
+            return False
+        if "bid" in raw:
+            found += 1
+        bid = DEFAULT_BID[kind_code]
+    else:
+        found += 1
+    if len(<dict> raw) != found or type(bid) is not int:
+        return False
+    if doubles_code != 0 and (game != GAME_42 or (decl_code != FOLLOW_ME and decl_code != NELLO)):
+        return False
+    marks_only = decl_code == NELLO or decl_code == SEVENS or kind_code != 0
+    if game != GAME_42:
+        if decl_code == NELLO or decl_code == SEVENS or kind_code != 0:
+            return False
+        if bid not in MOON_BID_SET:
+            return False
+    else:
+        if kind_code != 0 and (decl_code == NELLO or decl_code == SEVENS):
+            return False
+        if kind_code != 0 and \
+                bin(hand_mask[declarer] & DOUBLES_MASK).count("1") < NEED_DOUBLES[kind_code]:
+            return False
+        if not ((bid % 42 == 0 and 42 <= bid <= 294) or (30 <= bid <= 41 and not marks_only)):
+            return False
+    contract_code = (((<int> bid * 4 + declarer) * 11 + decl_code) * 3 + kind_code) * 3 \
+        + doubles_code
+    contract = CONTRACTS.get(contract_code)
+    if contract is None:
+        contract = CONTRACTS[contract_code] = Contract(
+            declarer, DECLARATIONS[decl_code], bid, kind, doubles)
+    layout_code = (((decl_code * 3 + doubles_code) * 3 + game) * 4 + declarer) * 3 + kind_code
+    found_setup = SETUPS.get(layout_code)
+    if found_setup is None:
+        found_setup = SETUPS[layout_code] = _Setup(DECLARATIONS[decl_code], doubles, game,
+                                                   declarer, kind)
+    setup = <_Setup> found_setup
+    # -- plays, replayed
+    nplays = len(<list> plays)
+    if nplays > 7 * setup.nactive:
+        return False
+    for s in range(4):
+        remaining[s] = 0
+        tricks_won[s] = 0
+    for s in setup.active_seats:
+        remaining[s] = hand_mask[s]
+    leader = setup.first_leader_c
+    ntrick = points = completed = 0
+    for i in range(nplays):
+        tile = tile_of((<list> plays)[i])
+        if tile < 0:
+            return False
+        play_tiles[i] = tile
+        seat = leader if ntrick == 0 else setup.next_of[trick_seat[ntrick - 1]]
+        bit = (<mask_t>1) << tile
+        h = remaining[seat]
+        if not h & bit:
+            return False
+        # The first tier of the context that the hand holds must hold the tile.
+        ctx = LEAD if ntrick == 0 else setup.lead_suit[trick_tile[0]]
+        for k in range(setup.ntiers[ctx]):
+            tier = setup.tiers[ctx][k]
+            if h & tier:
+                if not tier & bit:
+                    return False
+                break
+        remaining[seat] = h & ~bit
+        trick_seat[ntrick] = seat
+        trick_tile[ntrick] = tile
+        ntrick += 1
+        if ntrick == setup.nactive:
+            ctx = setup.lead_suit[trick_tile[0]]
+            best = 0
+            for k in range(1, ntrick):
+                if setup.power[ctx][trick_tile[k]] > setup.power[ctx][trick_tile[best]]:
+                    best = k
+            winner = trick_seat[best]
+            if setup.scorer_c[winner]:
+                pts = setup.trick_points
+                for k in range(ntrick):
+                    pts += setup.count[trick_tile[k]]
+                points += pts
+            tricks_won[winner] += 1
+            completed += 1
+            leader = winner
+            ntrick = 0
+    unplayed = remaining[0] | remaining[1] | remaining[2] | remaining[3]
+    for k in range(ntrick):
+        unplayed |= (<mask_t>1) << trick_tile[k]
+    pts = 0
+    for k in range(NT):
+        if unplayed >> k & 1:
+            pts += setup.count[k]
+    # -- the fields, as Position's own reader sets them
+    d = position.__dict__
+    d["game"] = "moon" if game != GAME_42 else "42"
+    d["three_handed"] = game == GAME_MOON3
+    d["hands"] = {s: tuple([SMALL[tiles[s][i]] for i in range(7)]) for s in range(nseats)}
+    d["widow"] = None
+    d["discard"] = None
+    d["contract"] = contract
+    d["plays"] = tuple([SMALL[play_tiles[i]] for i in range(nplays)])
+    d["rules"] = setup.rules
+    d["active_seats"] = setup.active_seats
+    d["scorer"] = setup.scorer
+    d["maximizer"] = setup.maximizer
+    d["first_leader"] = setup.first_leader
+    d["_next_seat"] = setup.next_seat
+    d["max_value"] = setup.max_value
+    d["remaining"] = (remaining[0], remaining[1], remaining[2], remaining[3])
+    d["leader"] = leader
+    d["trick"] = tuple([(trick_seat[k], SMALL[trick_tile[k]]) for k in range(ntrick)])
+    d["points"] = points
+    d["tricks_won"] = (tricks_won[0], tricks_won[1], tricks_won[2], tricks_won[3])
+    d["tricks_left"] = 7 - completed
+    d["available"] = (7 - completed) * setup.trick_points + pts
+    return True
