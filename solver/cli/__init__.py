@@ -9,6 +9,13 @@ import sys
 #: Command modules of this package; each adds its sub-command(s).
 COMMAND_MODULES = ("solve_cmd", "discard_cmd", "serve_cmd", "analyze_cmd", "table_cmd",
                    "deal_cmd", "batch_cmd", "report_cmd", "bid_cmd", "hint_cmd", "arena_cmd")
+#: The module of each sub-command: a run of one imports that module only (importing them
+#: all costs more start-up time than solving 10,000 late positions). A command missing
+#: here still works: the parser is then built from every module.
+COMMAND_MODULE = {"solve": "solve_cmd", "make-or-set": "solve_cmd", "discard": "discard_cmd",
+                  "serve": "serve_cmd", "analyze": "analyze_cmd", "table": "table_cmd",
+                  "deal": "deal_cmd", "batch": "batch_cmd", "report": "report_cmd",
+                  "bid": "bid_cmd", "hint": "hint_cmd", "arena": "arena_cmd"}
 
 
 def package_version() -> str:
@@ -33,18 +40,23 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or only of ``command`` when it is a known one."""
     parser = argparse.ArgumentParser(
         prog="t42", description="Exact double-dummy solver for Texas 42 and Moon.")
     parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    names = (COMMAND_MODULE[command],) if command in COMMAND_MODULE else COMMAND_MODULES
+    for name in names:
         importlib.import_module(f"{__name__}.{name}").register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    # The command is the first argument that is no option (t42's own are flags only).
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(command)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
