@@ -101,6 +101,7 @@ extensions = [
     Extension("solver._core", ["solver/_core.pyx"], extra_compile_args=["-O3"]),
     Extension("solver._replay", ["solver/_replay.pyx"], extra_compile_args=["-O3"]),
     Extension("solver._plainjson", ["solver/_plainjson.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver._line", ["solver/_line.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(

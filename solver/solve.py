@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, TypeVar, Union
 
 from . import tiles as T
 from ._core import Aborted, CancelToken, Engine
+from ._line import optimal_line as walk_line
 from .errors import PositionError, SearchCancelled
 from .position import SEATS, Position
 
@@ -109,7 +110,7 @@ class DealSolver:
         """Point the engine at another position of the same deal and contract."""
         self.position = position
         p = position
-        self.engine.set_state(list(p.remaining), p.leader, list(p.trick), p.points, p.available,
+        self.engine.set_state(p.remaining, p.leader, p.trick, p.points, p.available,
                               p.tricks_left)
 
     @_locked
@@ -205,23 +206,8 @@ class DealSolver:
     @_locked
     def optimal_line(self, value: int, first: int | None = None) -> list[int]:
         """One optimal line from the loaded position to the end of the hand."""
-        engine = self.engine
-        line: list[int] = []
-        try:
-            while not engine.finished:
-                if first is not None and not line:
-                    tile = first
-                else:
-                    legal = engine.legal()
-                    # A forced play keeps the value: only a choice needs a probe.
-                    tile = legal[0] if len(legal) == 1 else next(
-                        t for t in legal if self._child_is_optimal(t, value))
-                engine.play(tile)
-                line.append(tile)
-        finally:
-            for _ in line:
-                engine.undo()
-        return line
+        # Walked in C (a forced play needs no probe, a choice one per move tried).
+        return self._run(walk_line, self.engine, value, first, self.position.maximizer)
 
     @_locked
     def solve(self, best_only: bool = False, with_line: bool = True) -> SolveResult:
@@ -239,8 +225,8 @@ class DealSolver:
         value = scored[0][1]
         line = self.optimal_line(value, scored[0][0]) if with_line else []
         return SolveResult(value=value, makes=p.makes(value), to_move=p.to_move,
-                           moves={T.name_of(t): v for t, v in scored},
-                           line=[T.name_of(t) for t in line], nodes=self.nodes)
+                           moves={T.NAMES[t]: v for t, v in scored},
+                           line=[T.NAMES[t] for t in line], nodes=self.nodes)
 
     @_locked
     def make_or_set(self, bid: int | None = None, exact: bool = False) -> MakeOrSetResult:
