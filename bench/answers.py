@@ -2,6 +2,12 @@
 
     python bench/answers.py record FILE     # JSON Lines: one line per query
     python bench/answers.py compare FILE    # the same queries again, compared line by line
+    python bench/answers.py cli-record FILE / cli-compare FILE   # the same through t42
+
+The CLI form writes the inputs as one JSON Lines file and runs `t42 solve --json`,
+`t42 solve --json --best-only` and `t42 make-or-set --json` on it (stdout, stderr and
+exit status are compared); run the record step with PYTHONPATH set to a checkout of
+the tree before the change.
 
 The queries: 3,000 seeded late positions (<= 2 tricks left) and 3,000 mid-hand ones
 (3..5 tricks left) over every 42 declaration, 40 opening leads, the shared check
@@ -133,9 +139,43 @@ def lines(scale: int = 1000) -> Iterator[str]:
         yield json.dumps(answer(data), sort_keys=True)
 
 
+def cli_outputs(scale: int = 1000) -> list[str]:
+    """What t42 answers on the inputs as JSON Lines: per command, status, stdout, stderr."""
+    import subprocess
+    import tempfile
+    rows = []
+    for data in inputs(scale):
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else \
+            data if isinstance(data, str) else json.dumps(data)
+        rows.append(text.replace("\n", " "))
+    out = []
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", encoding="utf-8") as f:
+        f.write("\n".join(rows) + "\n")
+        f.flush()
+        for args in (["solve", "--json"], ["solve", "--json", "--best-only"],
+                     ["make-or-set", "--json"]):
+            done = subprocess.run([sys.executable, "-m", "solver", *args, f.name],
+                                  capture_output=True, text=True)
+            out.append(json.dumps({"args": args, "status": done.returncode}))
+            out += done.stdout.splitlines() + done.stderr.splitlines()
+    return out
+
+
 def main(argv: list[str]) -> int:
     what, path = argv[0], argv[1]
     scale = int(argv[2]) if len(argv) > 2 else 1000
+    if what.startswith("cli-"):
+        got = cli_outputs(scale)
+        if what == "cli-record":
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("\n".join(got) + "\n")
+            return 0
+        with open(path, encoding="utf-8") as f:
+            expected = f.read().splitlines()
+        differ = [i for i, (a, b) in enumerate(zip(expected, got)) if a != b]
+        print(json.dumps({"lines": len(got), "expected": len(expected), "differ": len(differ),
+                          "first": differ[:5]}))
+        return 0 if not differ and len(got) == len(expected) else 1
     if what == "record":
         with open(path, "w", encoding="utf-8") as f:
             for line in lines(scale):
