@@ -15,13 +15,19 @@ per contract layout (`_Setup`, cached); tiles are one dict lookup each,
 hands and plays bitmasks.
 """
 
+from cpython.long cimport PyLong_AsLongAndOverflow
 from libc.stdint cimport uint32_t
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    void* PyUnicode_DATA(object o)
 
 from .position import (KINDS, MOON3_SET, MOON_BIDS, SEATS, Contract, DOUBLES_NEEDED,
                        _layout)
 from .jsondoc import CheckedObject
 from .rules import DOUBLES_OPTIONS, LEAD, build_rules, parse_declaration
-from .tiles import SPELLINGS, is_double
+from .tiles import is_double
 
 cdef enum:
     NT = 28
@@ -47,7 +53,7 @@ cdef int FOLLOW_ME = _CANONICAL.index("follow-me")
 cdef dict KIND_CODE = {k: i for i, k in enumerate(KINDS)}          # standard, plunge, splash
 cdef dict DOUBLES_CODE = {d: i for i, d in enumerate(DOUBLES_OPTIONS)}  # high, low, suit
 cdef dict SEAT_CODE = {s: i for i, s in enumerate(SEATS)}
-cdef dict TILE = SPELLINGS
+cdef tuple SEAT_NAMES = SEATS
 cdef mask_t MOON3_MASK = 0
 for _t in MOON3_SET:
     MOON3_MASK |= (<mask_t>1) << _t
@@ -114,13 +120,40 @@ cdef dict SETUPS = {}     # layout code -> _Setup
 cdef dict CONTRACTS = {}  # contract code -> Contract (immutable, so shared)
 
 
+cdef inline int tile_index(int a, int b):
+    """Index of the tile with pips a and b (0..6, either order), or -1."""
+    if a < 0 or a > 6 or b < 0 or b > 6:
+        return -1
+    return a * (a + 1) // 2 + b if a >= b else b * (b + 1) // 2 + a
+
+
 cdef inline int tile_of(object value):
-    """The tile a list item names, or -1 (then the slow path judges it)."""
-    cdef object tile
-    if type(value) is str or type(value) is int:
-        tile = TILE.get(value)
-        if tile is not None:
-            return <int> tile
+    """The tile a list item names, or -1 (then the slow path judges it).
+
+    The spellings of `solver.tiles.SPELLINGS` read from the characters, not hashed
+    (a tile string from JSON text is a new object, its hash not yet known): ``H-L``,
+    ``H:L`` and ``HL`` in either order as ASCII strings, and the numbers 10..66 whose
+    digits are pips (tests/test_replay.py checks every short string and number).
+    """
+    cdef Py_ssize_t n
+    cdef const char* c
+    cdef long v
+    cdef int overflow = 0
+    if type(value) is str:
+        if not PyUnicode_IS_ASCII(value):
+            return -1
+        n = PyUnicode_GET_LENGTH(value)
+        c = <const char*> PyUnicode_DATA(value)
+        if n == 3 and (c[1] == b'-' or c[1] == b':'):
+            return tile_index(c[0] - 48, c[2] - 48)
+        if n == 2:
+            return tile_index(c[0] - 48, c[1] - 48)
+        return -1
+    if type(value) is int:
+        v = PyLong_AsLongAndOverflow(value, &overflow)
+        if overflow or v < 10 or v > 66:
+            return -1
+        return tile_index(v // 10, v % 10)
     return -1
 
 
@@ -155,7 +188,7 @@ def read(position, data):
         return False
     # -- the fields: game, hands, contract, plays (no widow or discard here)
     found = 2
-    game_value = data.get("game")
+    game_value = (<dict> data).get("game")
     if game_value is None:
         if "game" in data:
             return False
@@ -170,7 +203,7 @@ def read(position, data):
             game = GAME_MOON4
         else:
             return False
-    plays = data.get("plays")
+    plays = (<dict> data).get("plays")
     if plays is None:
         if "plays" in data:
             found += 1
@@ -181,8 +214,8 @@ def read(position, data):
         found += 1
     if len(<dict> data) != found:
         return False  # a widow and discard, an unknown field, or no hands or contract
-    hands = data.get("hands")
-    raw = data.get("contract")
+    hands = (<dict> data).get("hands")
+    raw = (<dict> data).get("contract")
     if type(hands) is not dict or type(raw) is not dict:
         return False
     # -- hands
@@ -193,7 +226,7 @@ def read(position, data):
         return False
     allowed = MOON3_MASK if game == GAME_MOON3 else (<mask_t>1 << NT) - 1
     for s in range(nseats):
-        if not read_hand(hands.get(SEATS[s]), tiles[s]):
+        if not read_hand((<dict> hands).get(SEAT_NAMES[s]), tiles[s]):
             return False
         h = 0
         for i in range(7):
@@ -207,19 +240,19 @@ def read(position, data):
         hand_mask[s] = 0
     # -- contract
     found = 2
-    declarer_value = raw.get("declarer")
+    declarer_value = (<dict> raw).get("declarer")
     if type(declarer_value) is not str:
         return False
     code = SEAT_CODE.get(declarer_value)
     if code is None or <int> code >= nseats:
         return False
     declarer = code
-    trump = raw.get("trump")
+    trump = (<dict> raw).get("trump")
     code = DECLARATION_CODE.get(trump) if type(trump) is str or type(trump) is int else None
     if code is None:
         return False
     decl_code = code
-    kind = raw.get("kind")
+    kind = (<dict> raw).get("kind")
     if kind is None:
         if "kind" in raw:
             return False
@@ -230,7 +263,7 @@ def read(position, data):
     if code is None:
         return False
     kind_code = code
-    doubles = raw.get("doubles")
+    doubles = (<dict> raw).get("doubles")
     if doubles is None:
         if "doubles" in raw:
             return False
@@ -241,7 +274,7 @@ def read(position, data):
     if code is None:
         return False
     doubles_code = code
-    bid = raw.get("bid")
+    bid = (<dict> raw).get("bid")
     if bid is None:
         if kind_code == 0:
             return False
@@ -337,7 +370,7 @@ def read(position, data):
         if unplayed >> k & 1:
             pts += setup.count[k]
     # -- the fields, as Position's own reader sets them
-    d = position.__dict__
+    cdef dict d = position.__dict__
     d["game"] = "moon" if game != GAME_42 else "42"
     d["three_handed"] = game == GAME_MOON3
     d["hands"] = {s: tuple([SMALL[tiles[s][i]] for i in range(7)]) for s in range(nseats)}
@@ -360,3 +393,8 @@ def read(position, data):
     d["tricks_left"] = 7 - completed
     d["available"] = (7 - completed) * setup.trick_points + pts
     return True
+
+
+def spelled_tile(value):
+    """The tile ``value`` spells as this reader reads it, or -1 (for tests)."""
+    return tile_of(value)

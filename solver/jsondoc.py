@@ -55,6 +55,20 @@ def _no_constant(name: str) -> Any:
 
 #: json.loads with these options, made once (json.loads makes a decoder per call).
 _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+_SCAN = _DECODER.scan_once
+
+
+def _loads(text: str) -> Any:
+    """``_DECODER.decode(text)``. A document that starts at the first character and is
+    followed by blanks only is scanned directly; any other text, and every error, goes
+    through ``decode``, which words the error."""
+    try:
+        data, end = _SCAN(text, 0)
+    except Exception:  # StopIteration (no value at 0) or an error: decode raises its own
+        return _DECODER.decode(text)
+    if end == len(text) or not text[end:].strip(" \t\n\r"):
+        return data
+    return _DECODER.decode(text)
 
 
 def decode(data: bytes, field: str) -> str:
@@ -79,7 +93,7 @@ def parse_json(text: str | bytes | bytearray, field: str) -> Any:
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
-        data = _DECODER.decode(text)
+        data = _loads(text)
     except RecursionError:
         raise _too_deep(field) from None
     except _DuplicateKey as exc:

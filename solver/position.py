@@ -131,12 +131,18 @@ class Position:
         self._derive_layout()
         self._replay()
 
-    def __getattr__(self, name: str) -> Any:
-        # Only for what the fast reader leaves to be worked out when asked.
-        if name == "completed_tricks" and "plays" in self.__dict__:
-            self.completed_tricks = self._tricks()
-            return self.completed_tricks
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    @property
+    def completed_tricks(self) -> list[tuple[int, list[tuple[int, int]]]]:
+        """[(winner, [(seat, tile), ...])] for every trick played out: worked out when
+        first asked (few callers want it, and the fast reader does not build it)."""
+        done = self.__dict__.get("_completed")
+        if done is None:
+            done = self._completed = self._tricks()
+        return done
+
+    @completed_tricks.setter
+    def completed_tricks(self, value: list[tuple[int, list[tuple[int, int]]]]) -> None:
+        self._completed = value
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str | bytes) -> "Position":
@@ -341,7 +347,8 @@ class Position:
         trick: list[tuple[int, int]] = []
         points = 0
         tricks_won = [0, 0, 0, 0]
-        self.completed_tricks: list[tuple[int, list[tuple[int, int]]]] = []
+        completed: list[tuple[int, list[tuple[int, int]]]] = []
+        self.completed_tricks = completed
         per_trick = len(self.active_seats)
         total_plays = 7 * per_trick
         if len(self.plays) > total_plays:
@@ -369,14 +376,14 @@ class Position:
                 if scorer[winner]:
                     points += rules.trick_value(tiles_in)
                 tricks_won[winner] += 1
-                self.completed_tricks.append((winner, trick))
+                completed.append((winner, trick))
                 leader, trick = winner, []
         self.remaining = tuple(remaining)
         self.leader = leader
         self.trick = tuple(trick)
         self.points = points
         self.tricks_won = tuple(tricks_won)
-        self.tricks_left = 7 - len(self.completed_tricks)
+        self.tricks_left = 7 - len(completed)
         unplayed = 0  # the tiles still held and those on the table: their count is to win
         for s in self.active_seats:
             unplayed |= remaining[s]

@@ -164,3 +164,19 @@ def test_fast_reader_declines_what_it_does_not_read(document):
     position = Position.__new__(Position)
     assert read(position, document) is False
     assert vars(position) == {}  # nothing set on the way
+
+
+def test_tiles_are_read_as_the_spelling_table_reads_them():
+    from itertools import product
+
+    from solver._replay import spelled_tile
+    from solver.tiles import SPELLINGS
+    texts = ["".join(p) for n in range(4) for p in product("0123456789-: x", repeat=n)]
+    texts += ["".join(p) for p in product("067-: x", repeat=4)]
+    texts += ["٦-٤", "６-４", "6-4\n", " 64", "6\u20134"]
+    for text in texts:
+        assert spelled_tile(text) == SPELLINGS.get(text, -1), text
+    for number in list(range(-5, 120)) + [2 ** 63, -2 ** 63, 10 ** 30]:
+        assert spelled_tile(number) == SPELLINGS.get(number, -1), number
+    for other in (True, False, 64.0, None, b"6-4", ["6-4"]):
+        assert spelled_tile(other) == -1

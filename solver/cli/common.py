@@ -195,7 +195,9 @@ def run_records(records: Iterable[Record], as_json: bool, handle: Handler,
     status = EXIT_OK
     errors = ErrorLines()
     separator = False  # texts of several records are separated by a blank line
-    for record in iter_lines_with_progress(records, progress or "", progress is not None, total):
+    if progress is not None:
+        records = iter_lines_with_progress(records, progress, True, total)
+    for record in records:
         errors.next_record()
         if separator:
             sys.stdout.write("\n")
@@ -253,7 +255,22 @@ class ErrorLines:
             self.pending = None
 
 
-_dumps = json.JSONEncoder().encode  # json.dumps with default options, without its checks
+def _encoder() -> Callable[[Any], str]:
+    """json.dumps with default options. The C encoder that json.dumps makes on every call
+    is made once here (without the check for cycles: answers are trees)."""
+    default = json.JSONEncoder()
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return default.encode
+    try:
+        encode = make(None, default.default, json.encoder.encode_basestring_ascii, None,
+                      default.key_separator, default.item_separator, False, False, True)
+    except TypeError:  # another signature in another Python
+        return default.encode
+    return lambda obj: "".join(encode(obj, 0))
+
+
+_dumps = _encoder()
 
 
 def emit_json(obj: dict) -> None:
