@@ -9,7 +9,8 @@ the full check judges the document and words the error. Nearly every input
 is plain, so the full walk in Python is only paid for the unusual ones.
 
 `object_from_pairs` builds a JSON object for the decoder, or returns None
-when a key appears twice (the caller then names the key).
+when a key appears twice (the caller then names the key). `count_keys`
+counts the keys of a decoded document (see `solver.jsondoc._loads`).
 """
 
 from cpython.long cimport PyLong_AsLongLongAndOverflow
@@ -60,3 +61,23 @@ def object_from_pairs(list pairs):
     """A dict of the (key, value) pairs of a JSON object; None when a key repeats."""
     cdef dict out = dict(pairs)
     return out if len(out) == len(pairs) else None
+
+
+cdef Py_ssize_t keys_in(object value):
+    cdef Py_ssize_t n = 0
+    cdef type kind = type(value)
+    if kind is dict:
+        n = len(<dict> value)
+        for item in (<dict> value).values():
+            if type(item) is dict or type(item) is list:
+                n += keys_in(item)
+    elif kind is list:
+        for item in <list> value:
+            if type(item) is dict or type(item) is list:
+                n += keys_in(item)
+    return n
+
+
+def count_keys(document):
+    """How many keys the objects of a decoded JSON document hold, all levels."""
+    return keys_in(document)
