@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, TypeVar, Union
 
@@ -273,7 +274,13 @@ def make_or_set(position: PositionLike, bid: int | None = None, *, exact: bool =
 #: One-shot queries (`solve`, `make_or_set`) reuse the engines of earlier ones, some per
 #: thread by contract layout: building an engine (its rule tables) costs more than the
 #: whole search of a late position, and `Engine.clear` empties a table in constant time.
+#: 42 alone has 36 layouts (declaration and doubles option by declaring side; nello by
+#: declarer). Of the engines kept, few may have grown a large table (from 5 tricks left:
+#: 256 KiB to 1 MiB; a late position's is a few KiB), so memory stays what 32 engines
+#: with full tables take.
 ENGINES_KEPT_PER_THREAD = 64
+LARGE_TABLES_KEPT_PER_THREAD = 32
+LARGE_TABLE_TRICKS = 5
 _kept = threading.local()
 
 
@@ -310,6 +317,15 @@ def _keep(solver: DealSolver) -> None:
     solvers[_layout_key(solver.position)] = solver  # newest last
     if len(solvers) > ENGINES_KEPT_PER_THREAD:
         del solvers[next(iter(solvers))]
+    large: weakref.WeakSet[DealSolver] | None = getattr(_kept, "large", None)
+    if solver.position.tricks_left >= LARGE_TABLE_TRICKS:
+        if large is None:
+            large = _kept.large = weakref.WeakSet()
+        large.add(solver)  # its table stays large: an engine's table never shrinks
+    if large is not None and len(large) > LARGE_TABLES_KEPT_PER_THREAD:
+        oldest = next((key for key, kept in solvers.items() if kept in large), None)
+        if oldest is not None:
+            large.discard(solvers.pop(oldest))
 
 
 def legal_moves(position: PositionLike) -> list[str]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
-from solver import DealSolver, Position
+from solver import DealSolver, Position, make_or_set
 from solver.tiles import NAMES
 
 SEATS = ("N", "E", "S", "W")
@@ -58,3 +59,36 @@ def test_load_deal_needs_the_same_contract():
         solver.load_deal(deal(2, "fives", "N"))
     solver.load_deal(deal(2, "fives", "W"))  # same declaring side: E-W
     assert solver.value() == DealSolver(deal(2, "fives", "W")).value()
+
+
+
+def layouts_42() -> list[tuple[str, str, str]]:
+    """(trump, doubles, declarer) of every contract layout of 42: 36 of them."""
+    pips = ["blanks", "ones", "deuces", "treys", "fours", "fives", "sixes", "doubles", "sevens"]
+    out = [(trump, "high", declarer) for trump in pips for declarer in "NE"]
+    out += [("follow-me", doubles, declarer) for doubles in DOUBLES for declarer in "NE"]
+    return out + [("nello", doubles, declarer) for doubles in DOUBLES for declarer in SEATS]
+
+
+DOUBLES = ("high", "low", "suit")
+
+
+def test_one_shot_queries_keep_few_engines_with_large_tables():
+    solve_module = sys.modules["solver.solve"]
+    kept = solve_module._kept
+    kept.__dict__.clear()  # this thread's kept engines
+    rng = random.Random(4)
+    late = []
+    for seed, (trump, doubles, declarer) in enumerate(layouts_42()):
+        data = deal(seed, trump, declarer).to_json()
+        data["contract"]["doubles"] = doubles
+        opening = Position(data)
+        make_or_set(opening)  # from the opening lead: a large table
+        p = opening
+        while p.tricks_left > 2:
+            p = p.with_plays(list(p.plays) + [rng.choice(p.legal_tiles())])
+        late.append(p)
+    assert len(kept.solvers) == len(kept.large) == solve_module.LARGE_TABLES_KEPT_PER_THREAD
+    for p in late:  # the 4 layouts whose engines went get small ones, kept beside
+        assert make_or_set(p).to_json() == DealSolver(p).make_or_set().to_json()
+    assert len(kept.solvers) == 36 and len(kept.large) == 32
