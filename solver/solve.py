@@ -284,6 +284,14 @@ LARGE_TABLE_TRICKS = 5
 _kept = threading.local()
 
 
+class _KeptSolvers(dict):
+    """A thread's kept solvers by layout key, oldest first, and which have large tables."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.large: weakref.WeakSet[DealSolver] = weakref.WeakSet()
+
+
 def _layout_key(p: Position) -> tuple:
     # Rules come from a cache (rules.build_rules) and live as long as the process.
     return id(p.rules), p.active_seats, p.maximizer, p.scorer
@@ -311,21 +319,19 @@ def _keep(solver: DealSolver) -> None:
             return
         solver.token = None
         solver.engine.set_token(None)
-    solvers = getattr(_kept, "solvers", None)
+    solvers: _KeptSolvers | None = getattr(_kept, "solvers", None)
     if solvers is None:
-        solvers = _kept.solvers = {}
+        solvers = _kept.solvers = _KeptSolvers()
     solvers[_layout_key(solver.position)] = solver  # newest last
     if len(solvers) > ENGINES_KEPT_PER_THREAD:
         del solvers[next(iter(solvers))]
-    large: weakref.WeakSet[DealSolver] | None = getattr(_kept, "large", None)
+    large = solvers.large
     if solver.position.tricks_left >= LARGE_TABLE_TRICKS:
-        if large is None:
-            large = _kept.large = weakref.WeakSet()
         large.add(solver)  # its table stays large: an engine's table never shrinks
-    if large is not None and len(large) > LARGE_TABLES_KEPT_PER_THREAD:
-        oldest = next((key for key, kept in solvers.items() if kept in large), None)
-        if oldest is not None:
-            large.discard(solvers.pop(oldest))
+        if len(large) > LARGE_TABLES_KEPT_PER_THREAD:
+            oldest = next((key for key, kept in solvers.items() if kept in large), None)
+            if oldest is not None:
+                large.discard(solvers.pop(oldest))
 
 
 def legal_moves(position: PositionLike) -> list[str]:

@@ -88,7 +88,7 @@ def test_one_shot_queries_keep_few_engines_with_large_tables():
         while p.tricks_left > 2:
             p = p.with_plays(list(p.plays) + [rng.choice(p.legal_tiles())])
         late.append(p)
-    assert len(kept.solvers) == len(kept.large) == solve_module.LARGE_TABLES_KEPT_PER_THREAD
+    assert len(kept.solvers) == len(kept.solvers.large) == solve_module.LARGE_TABLES_KEPT_PER_THREAD
     for p in late:  # the 4 layouts whose engines went get small ones, kept beside
         assert make_or_set(p).to_json() == DealSolver(p).make_or_set().to_json()
-    assert len(kept.solvers) == 36 and len(kept.large) == 32
+    assert len(kept.solvers) == 36 and len(kept.solvers.large) == 32
