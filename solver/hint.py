@@ -92,31 +92,28 @@ class DealScorer:
             row[self._column[tile]] = value
         return tuple(row)
 
-    def _worker(self, deals: Sequence[Masks], out: list, counter, chunk: int,
+    def _worker(self, deals: Sequence[Masks], out: list, counter,
                 token: CancelToken | None, stop: threading.Event) -> None:
-        clears = hasattr(Engine, "clear")
         engine = self._engine()
         engine.set_token(token)
-        nodes = 0
         try:
+            # One deal at a time from a shared counter: a deal's searches vary
+            # tenfold in cost, and taking them one by one leaves no thread
+            # idle at the end for more than one deal (next() on a counter is
+            # atomic under the GIL). Every deal is searched on a cleared
+            # table, so its values and nodes do not depend on the thread.
             while not stop.is_set():
-                start = next(counter) * chunk
-                if start >= len(deals):
+                i = next(counter)
+                if i >= len(deals):
                     break
-                for i in range(start, min(start + chunk, len(deals))):
-                    if clears:
-                        engine.clear()
-                    else:
-                        nodes += engine.nodes
-                        engine = self._engine()
-                        engine.set_token(token)
-                    out[i] = self._score_one(engine, deals[i])
+                engine.clear()
+                out[i] = self._score_one(engine, deals[i])
         except Aborted:
             stop.set()          # the other threads stop at their next deal
             raise
         finally:
             with self._lock:
-                self.nodes += nodes + engine.nodes
+                self.nodes += engine.nodes
 
     def score(self, deals: Sequence[Masks],
               token: CancelToken | None = None) -> list[tuple[int, ...]]:
@@ -124,14 +121,13 @@ class DealScorer:
         out: list = [None] * len(deals)
         counter = itertools.count()
         threads = min(self.threads, max(1, len(deals) // 4))
-        chunk = max(1, min(16, len(deals) // (threads * 8) or 1))
         stop = threading.Event()
         try:
             if threads == 1:
-                self._worker(deals, out, counter, chunk, token, stop)
+                self._worker(deals, out, counter, token, stop)
             else:
                 with ThreadPoolExecutor(threads) as pool:
-                    jobs = [pool.submit(self._worker, deals, out, counter, chunk, token, stop)
+                    jobs = [pool.submit(self._worker, deals, out, counter, token, stop)
                             for _ in range(threads)]
                     for job in jobs:
                         job.result()
@@ -247,13 +243,20 @@ class _Tally:
         return value >= self.threshold if self.at_least else value < self.threshold
 
     def add(self, rows: Sequence[tuple[int, ...]]) -> None:
-        for row in rows:
-            top = max(row) if self.is_max else min(row)
-            for i, v in enumerate(row):
-                self.sums[i] += v
-                self.squares[i] += v * v
-                self.makes[i] += self.made(v)
-                self.bests[i] += v == top
+        if not rows:
+            return
+        # Column by column with builtins: this runs once per deal and move.
+        pick = max if self.is_max else min
+        tops = [pick(row) for row in rows]
+        threshold, at_least = self.threshold, self.at_least
+        for i, column in enumerate(zip(*rows)):
+            self.sums[i] += sum(column)
+            self.squares[i] += sum(v * v for v in column)
+            if at_least:
+                self.makes[i] += sum(1 for v in column if v >= threshold)
+            else:
+                self.makes[i] += sum(1 for v in column if v < threshold)
+            self.bests[i] += sum(1 for v, top in zip(column, tops) if v == top)
         self.rows.extend(rows)
 
 
