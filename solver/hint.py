@@ -29,6 +29,7 @@ from typing import Any, Mapping, Sequence, Union
 
 from . import tiles as T
 from ._core import Aborted, CancelToken, Engine
+from .deals import DealBuilder
 from .errors import PositionError, SearchCancelled
 from .position import SEATS, Position
 from .stats import Z95, mean_estimate, wilson_interval
@@ -298,11 +299,6 @@ def _mask_maker(view: View):
     return masks
 
 
-def _position(view: View, places: list[list[int]]) -> Position:
-    """The full deal as a `Position` (the view's contract and plays)."""
-    from .deals import _DealBuilder
-
-    return _DealBuilder(view).position([list(p) for p in places])
 
 
 def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
@@ -349,7 +345,8 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
             seed = random.SystemRandom().randrange(2 ** 31)
         rng = random.Random(seed)
         places = _draw(v, deals, rng)
-    template = _position(v, places[0])
+    builder = DealBuilder(v)
+    template = builder.position(places[0])
     scorer = DealScorer(template, threads)
     tally = _Tally(scorer)
     ranking = _Ranking(v.scorer[v.seat] == 1, tally.is_max, objective)
@@ -376,7 +373,7 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
             places.extend(batch)
             tally.add(rows)
     return _result(v, scorer, tally, ranking, count, enumerated, seed, objective, adaptive,
-                   stopped, places, examples)
+                   stopped, places, examples, builder)
 
 
 def _order(scorer: DealScorer, tally: _Tally, ranking: _Ranking) -> list[int]:
@@ -411,7 +408,7 @@ def _lead_is_clear(tally: _Tally, ranking: _Ranking, best: int, second: int) -> 
 
 def _result(v: View, scorer: DealScorer, tally: _Tally, ranking: _Ranking, count: int,
             enumerated: bool, seed: int | None, objective: str, adaptive: bool,
-            stopped: str | None, places: list, n_examples: int) -> Hint:
+            stopped: str | None, places: list, n_examples: int, builder: DealBuilder) -> Hint:
     n = len(tally.rows)
     order = _order(scorer, tally, ranking)
     top = ranking.key(tally.makes[order[0]], tally.sums[order[0]])
@@ -433,7 +430,7 @@ def _result(v: View, scorer: DealScorer, tally: _Tally, ranking: _Ranking, count
         b, r = order[0], next((i for i in order if i not in best_cols), order[1])
         for row, pl in zip(tally.rows, places):
             if row[b] != row[r]:
-                examples.append(Example(_position(v, pl), {T.name_of(scorer.moves[b]): row[b],
+                examples.append(Example(builder.position(pl), {T.name_of(scorer.moves[b]): row[b],
                                                            T.name_of(scorer.moves[r]): row[r]}))
                 if len(examples) == n_examples:
                     break
