@@ -666,8 +666,9 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     ``token`` stop the searches (`SearchCancelled`). ``calibrated``: map
     every P(make) through the package's measured calibration (double-dummy
     P(make) against hint bots playing the hand, `solver.calibration.bid_calibration`)
-    and recommend by the calibrated figure; the answer gives both figures and
-    says which it used. Raises `PositionError` for bad input.
+    and recommend by the calibrated figure (42 only: the table was measured
+    on 42 hands); the answer gives both figures and says which it used.
+    Raises `PositionError` for bad input.
     """
     started = time.perf_counter()
     setup = _setup(hand, seat, game, players, auction, doubles, threshold, declarations)
@@ -682,6 +683,9 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
         raise PositionError("calibrated", f"must be true or false, not {calibrated!r}",
                             "INVALID_TYPE")
     calibration = None
+    if calibrated and setup.game == "moon":
+        raise PositionError("calibrated", "the calibration was measured on 42 hands; Moon has "
+                            "none", "INVALID_OPTION")
     if calibrated:
         from .calibration import bid_calibration   # it imports this module
         calibration = bid_calibration()

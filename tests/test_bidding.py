@@ -417,9 +417,10 @@ def test_calibrated_advice_recommends_by_the_calibrated_figure():
     assert bid["p_make_calibrated"] == round(mapping(bid["p_make"]), 6)
     assert "calibration" not in raw.to_json() and "p_make_calibrated" not in \
         raw.to_json()["declarations"][0]["bids"][0]
-    with pytest.raises(PositionError) as err:
-        advise(FIVE_DOUBLES, "N", deals=2, calibrated="yes")
-    assert err.value.field == "calibrated"
+    for bad in (dict(calibrated="yes"), dict(calibrated=True, game="moon")):
+        with pytest.raises(PositionError) as err:
+            advise(FIVE_DOUBLES, "N", deals=2, **bad)
+        assert err.value.field == "calibrated"
 
 
 def test_cli_calibrated_table_says_so():
