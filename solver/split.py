@@ -41,15 +41,18 @@ SPLIT_MIN_TRICKS = 6
 #: How often a split search with a caller's token looks for its ``cancel()``.
 WATCH_SECONDS = 0.002
 
+
+def cores() -> int:
+    """The cores this process may run on (all of the machine's where that is not known)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 #: Helper threads the pool may hold: twice the cores and more, so that a few explicit
 #: ``threads=N`` searches in several caller threads seldom wait on each other (a helper
 #: that starts late finds the moves already taken and returns at once).
-POOL_THREADS = 2 * len(os.sched_getaffinity(0)) + 4
-
-
-def cores() -> int:
-    """The cores this process may run on."""
-    return len(os.sched_getaffinity(0))
+POOL_THREADS = 2 * cores() + 4
 
 
 class _Pool:
