@@ -12,9 +12,10 @@ median of the per-deal ratios.
 On a machine loaded by others the second thread waits for a core and the
 wall times say little; `idle_model` then tells what two idle cores would
 give, deterministically: the same split searches run one after the other on
-the threads' engines, a move going to the engine with the fewest nodes
-searched so far (as the first free thread takes the next move) and starting
-from what the moves finished by then had found. Its critical path (the most
+the threads' engines, the next move going to the engine with the fewest
+nodes searched so far (the first free thread; the helper takes the least
+promising move left when scoring) and starting from what the moves finished
+by then had found. Its critical path (the most
 nodes any engine searched, plus the line walked after) against the one
 thread's nodes is the speed-up two idle cores would give at a constant
 node rate, the hand-over between threads (a few tens of microseconds) aside.
@@ -102,16 +103,25 @@ def _modelled(position, kind: str) -> tuple[int, int]:
         {"score": one.child_values, "solve": one.solve, "value": one.value,
          "make_or_set": lambda: one.make_or_set(42)}[kind]()
         return one.nodes, one.nodes
-    first_done = 0
-    for i, tile in enumerate(moves):
+    first_done, front, back, own = 0, 0, len(moves), -1
+    for i in range(len(moves)):
         w = 0 if clock[0] <= clock[1] else 1
         if kind == "value" and i == 1:
             clock[1] = max(clock[1], first_done)  # the young brothers wait for the first
             w = 0 if clock[0] <= clock[1] else 1
+        scoring = kind in ("score", "solve")
+        if scoring and w == 1:  # the helper scores the least promising moves first
+            back -= 1
+            tile = moves[back]
+        else:
+            tile = moves[front]
+            front += 1
         best = -1
         for finish, v in done:
             if finish <= clock[w] and _beats(v, best, is_max):
                 best = v
+        if scoring and w == 1:
+            best = own
         engine = engines[w]
         before = engine.nodes
         engine.play(tile)
@@ -135,6 +145,8 @@ def _modelled(position, kind: str) -> tuple[int, int]:
         if v is not None:
             done.append((clock[w], v))
             scored.append((tile, v, w))
+            if w == 1 and _beats(v, own, is_max):
+                own = v
     critical = max(clock)
     if kind == "solve":  # the line, on the engine that scored its first play
         sign = -1 if is_max else 1
