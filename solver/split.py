@@ -1,9 +1,10 @@
 """One search on several cores: the moves of a position shared out between threads.
 
 Root splitting. Each thread has an engine of its own (same rules, loaded with
-the same position; engines share no table), takes the next move not yet
-taken, in the engine's order, and searches the position after it with the
-GIL released, so the threads really run side by side. What they learn is
+the same position; engines share no table), takes a move not yet taken (the
+position's legal moves in the engine's order, from the front or, for a
+helper scoring every move, from the back) and searches the position after it
+with the GIL released, so the threads really run side by side. What they learn is
 shared only through a few numbers read at the start of each move's search:
 
 - every move scored: each move's exact value; the caller's thread takes the
