@@ -266,6 +266,25 @@ def _watch(split: Split, token: CancelToken) -> None:
             return
 
 
+def _join(split: Split, helpers: list[Future]) -> None:
+    """Wait for the helpers; one not started yet would find every move taken, so it
+    need not run at all. Interrupted (Ctrl-C in the wait), the helpers are stopped and
+    waited for all the same, so that no engine is left searching."""
+    try:
+        for future in helpers:
+            if not future.cancel():
+                future.result()
+    except BaseException:
+        split.halt()
+        for future in helpers:
+            while not future.done():
+                try:
+                    future.exception()
+                except BaseException:  # noqa: BLE001 - a second interrupt: the stop is near
+                    pass
+        raise
+
+
 def run(split: Split, work: Callable, arg, token: CancelToken | None) -> Split:
     """Search with every engine of ``split`` (the first one in this thread); returns it
     complete, or raises `Aborted` (the caller's token stopped it) or a thread's error.
@@ -299,10 +318,7 @@ def run(split: Split, work: Callable, arg, token: CancelToken | None) -> Split:
         split.halt()
         raise
     finally:
-        for future in helpers:
-            # One not started yet would find every move taken: it need not run at all.
-            if not future.cancel():
-                future.result()
+        _join(split, helpers)
         split.done.set()
         if watcher is not None and not watcher.cancel():
             watcher.result()

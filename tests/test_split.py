@@ -350,3 +350,39 @@ def test_cli_threads_option():
     made = subprocess.run(run + ["make-or-set", "--json", "--threads", "2", deal],
                           capture_output=True, text=True, check=True)
     assert json.loads(made.stdout) == {"makes": True, "bid": 30}
+
+
+class _InterruptedOnce:
+    """A helper's future whose first wait is interrupted, as by Ctrl-C."""
+
+    def __init__(self, future) -> None:
+        self.future = future
+        self.interrupted = False
+
+    def __getattr__(self, name):
+        return getattr(self.future, name)
+
+    def cancel(self) -> bool:
+        return False  # the helper is running
+
+    def result(self, timeout=None):
+        if not self.interrupted:
+            self.interrupted = True
+            raise KeyboardInterrupt
+        return self.future.result(timeout)
+
+
+def test_an_interrupted_wait_still_stops_and_waits_for_the_helpers():
+    solver = DealSolver(Position(EXAMPLE), threads=2)
+    searching = threading.Event()
+    held = _Held(solver._helpers(1)[0], searching)
+    job = split.Split([solver.engine, held], solver.engine.legal(), True)
+    job.tokens = [CancelToken(), CancelToken()]
+    held.set_token(job.tokens[1])
+    future = _InterruptedOnce(split.POOL.submit(split._guarded, job, split.score_moves, 1, -1))
+    assert searching.wait(60)
+    with pytest.raises(KeyboardInterrupt):
+        split._join(job, [future])
+    assert job.halted and future.done()  # stopped, not left searching
+    held.set_token(None)
+    assert held.engine.legal()
