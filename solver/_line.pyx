@@ -8,10 +8,16 @@ methods, so it needs nothing of the engine beyond its Python interface.
 """
 
 
-def optimal_line(engine, int value, first, maximizer):
+def optimal_line(engine, int value, first, maximizer, int seats, int played):
     """The tiles of one line that keeps ``value`` from the engine's position to the end
     of the hand (``first``, when not None, as its first play); the engine is left as
-    it was, even when a probe raises (a cancelled search)."""
+    it was, even when a probe raises (a cancelled search).
+
+    Each play is the first optimal tile in the engine's order, except that a lead
+    is the lowest-numbered optimal one (``seats`` in play, ``played`` tiles of the
+    hand played before the engine's position: leads are where that count is a
+    multiple of ``seats``), so the line does not depend on what the table holds.
+    """
     cdef list line = []
     cdef list legal
     cdef int seat, n
@@ -22,6 +28,8 @@ def optimal_line(engine, int value, first, maximizer):
             line.append(first)
         while not engine.finished:
             legal = get_legal()
+            if len(legal) > 1 and (played + len(line)) % seats == 0:
+                legal.sort()
             tile = legal[0]
             if len(legal) > 1:
                 # Children of a max node are <= value, of a min node >= value: the
