@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ._core import Aborted, CancelToken, Engine
+
+if TYPE_CHECKING:  # imported by the first split: a start of t42 need not pay for it
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 #: Fewest tricks left (the one being played included) at which ``threads=None``
 #: splits a search: below it the searches are too short for the hand-over between
@@ -69,6 +71,7 @@ class _Pool:
     def submit(self, fn: Callable, *args) -> Future:
         with self.lock:
             if self.executor is None:
+                from concurrent.futures import ThreadPoolExecutor
                 self.executor = ThreadPoolExecutor(POOL_THREADS, thread_name_prefix="t42-split")
             executor = self.executor
         return executor.submit(fn, *args)
