@@ -25,7 +25,8 @@ from texas42.v1 import hint_service_pb2_grpc as service_grpc
 from .http_app import start_http
 from .pool import SolverPool, default_workers, hold_file_from_environment
 from .servicer import SERVICE_NAME, HintServicer
-from .telemetry import MAX_REQUEST_BYTES, Metrics, TelemetryInterceptor, log_event
+from .telemetry import (MAX_REQUEST_BYTES, Metrics, TelemetryInterceptor, log_event,
+                        write_lines_to)
 
 DEFAULT_PORT = 50051
 DEFAULT_MAX_QUEUE = 64
@@ -57,6 +58,7 @@ def _configure_logging() -> None:
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
         logger.propagate = False
+        write_lines_to(sys.stderr)  # our own handler: lines go straight to it
 
 
 async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> None:
