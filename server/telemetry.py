@@ -350,7 +350,7 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
         if reason == "too_large":
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                 f"request over the {MAX_REQUEST_BYTES} byte limit")
-        rich = status.undecodable_request(detail[:200])
+        rich = status.undecodable_request(detail)
         await context.abort(rich.code, rich.details, rich.trailing_metadata)
         raise AssertionError("unreachable: abort raises")
 
