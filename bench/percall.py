@@ -125,8 +125,9 @@ def cli_peak_memory(positions: list[dict], workdir: str, total: int = 100_000) -
 
 
 def server_cpu_per_call(positions: list[dict], calls: int, concurrency: int = 8,
-                        workers: int = 2) -> dict:
-    """Server CPU per SolvePosition call (from /proc/PID/stat) minus in-process solve()."""
+                        workers: int = 2, processes: int = 2) -> dict:
+    """Server CPU per SolvePosition call (from /proc/PID/stat) minus in-process solve(), and
+    the load generator's own CPU per call (``processes`` client processes)."""
     from server.convert import position_from_json
     from server.launcher import ServerProcess
     from service_load import run_load
@@ -137,14 +138,17 @@ def server_cpu_per_call(positions: list[dict], calls: int, concurrency: int = 8,
     with ServerProcess("--workers", str(workers), "--max-queue", "64") as server:
         assert server.process is not None
         pid = server.process.pid
-        run_load(server.address, messages, calls=300, concurrency=concurrency, time_cap=60)
-        c0 = cpu_seconds(pid)
+        run_load(server.address, messages, calls=300, concurrency=concurrency, time_cap=60,
+                 processes=processes)
         report = run_load(server.address, messages, calls=calls, concurrency=concurrency,
-                          time_cap=300)
-        used = cpu_seconds(pid) - c0
-    per_call_ms = used / report.calls * 1000
+                          time_cap=300, server_pid=pid, processes=processes)
+    per_call_ms = report.server_cpu_ms_per_call
+    assert per_call_ms is not None
     out = {"calls": report.calls, "calls_per_s_wall": report.calls_per_s,
-           "server_cpu_ms_per_call": round(per_call_ms, 3), "codes": report.codes}
+           "server_cpu_ms_per_call": per_call_ms,
+           "client_cpu_ms_per_call": report.client_cpu_ms_per_call,
+           "client_processes": report.processes, "codes": report.codes,
+           "load_average": os.getloadavg()[0]}
     if inproc is not None:
         out["inprocess_solve_ms"] = round(inproc / 1000, 3)
         out["server_cpu_over_solve_ms"] = round(per_call_ms - inproc / 1000, 3)
