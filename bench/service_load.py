@@ -149,13 +149,49 @@ def _client(address: str, requests: list[bytes], calls: int, threads: int, time_
         results.put((latencies, codes, time.process_time() - cpu0, time.monotonic()))
 
 
+def _drive(children: list[Any], ready: Any, go: Any, results: Any, progress: Any,
+           server_pid: Optional[int], rss: list[tuple[int, float]],
+           rss_every: int) -> tuple[list[Any], float, Optional[float]]:
+    """Start the clients together once all are connected; collect what they measured,
+    sampling the server's RSS as calls complete. (outcomes, start time, server CPU s)"""
+    def check_alive() -> None:
+        if any(not c.is_alive() and c.exitcode for c in children):
+            raise RuntimeError("a client process died")
+
+    waiting = len(children)
+    while waiting:  # every client connected
+        try:
+            ready.get(timeout=0.2)
+            waiting -= 1
+        except queue.Empty:
+            check_alive()
+    server_cpu0 = cpu_seconds(server_pid) if server_pid else 0.0
+    start = time.monotonic()
+    go.set()
+    outcomes = []
+    next_rss = rss_every
+    while len(outcomes) < len(children):
+        try:
+            outcomes.append(results.get(timeout=0.1))
+        except queue.Empty:
+            check_alive()
+        if server_pid:
+            done = sum(progress)
+            while done >= next_rss:
+                rss.append((next_rss, rss_mib(server_pid)))
+                next_rss += rss_every
+    server_cpu = cpu_seconds(server_pid) - server_cpu0 if server_pid else None
+    return outcomes, start, server_cpu
+
+
 def run_load(address: str, positions: Sequence[pb.Position], *, calls: int, concurrency: int,
              time_cap: float, best_only: bool = False, server_pid: Optional[int] = None,
              rss_every: int = 1000, processes: int = 2) -> LoadReport:
     """Send ``calls`` SolvePosition calls (cycling through ``positions``), ``concurrency``
     at a time from ``processes`` client processes (each with its own channel), stopping
     early at ``time_cap`` seconds; measure the client's and the server's CPU, sample the
-    server's RSS."""
+    server's RSS. The clients are spawned processes: a script calling this needs an
+    ``if __name__ == "__main__":`` guard."""
     processes = max(1, min(processes, concurrency))
     encoded = [service_pb.SolvePositionRequest(position=p, best_only=best_only)
                .SerializeToString() for p in positions]
@@ -176,27 +212,14 @@ def run_load(address: str, positions: Sequence[pb.Position], *, calls: int, conc
             daemon=True))
     for child in children:
         child.start()
-    for _ in children:  # every client connected
-        ready.get(timeout=120)
-    server_cpu0 = cpu_seconds(server_pid) if server_pid else 0.0
-    start = time.monotonic()
-    go.set()
-    outcomes = []
-    next_rss = rss_every
-    while len(outcomes) < processes:
-        try:
-            outcomes.append(results.get(timeout=0.1))
-        except queue.Empty:
-            if not any(c.is_alive() for c in children):
-                raise RuntimeError("a client process died")
-        if server_pid:
-            done = sum(progress)
-            while done >= next_rss:
-                rss.append((next_rss, rss_mib(server_pid)))
-                next_rss += rss_every
-    server_cpu = cpu_seconds(server_pid) - server_cpu0 if server_pid else None
-    for child in children:
-        child.join()
+    try:
+        outcomes, start, server_cpu = _drive(children, ready, go, results, progress,
+                                             server_pid, rss, rss_every)
+    finally:
+        for child in children:
+            if child.is_alive():
+                child.terminate()
+            child.join()
     latencies = sorted(ms for o in outcomes for ms in o[0])
     codes: dict[str, int] = {}
     for o in outcomes:
