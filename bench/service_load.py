@@ -102,15 +102,15 @@ def _percentile(sorted_ms: Sequence[float], q: float) -> float:
     return sorted_ms[min(len(sorted_ms) - 1, int(q * len(sorted_ms)))]
 
 
-def _client(address: str, requests: list[bytes], calls: int, threads: int, time_cap: float,
-            ready: Any, go: Any, progress: Any, slot: int, results: Any) -> None:
+def _client(address: str, method: str, requests: list[bytes], calls: int, threads: int,
+            time_cap: float, ready: Any, go: Any, progress: Any, slot: int,
+            results: Any) -> None:
     """One client process: ``threads`` blocking callers on one channel, sending pre-encoded
     requests and keeping the answers as bytes (the client's own cost stays small)."""
     # No retry bookkeeping and no channelz counters: a load generator wants neither.
     options = [("grpc.enable_retries", 0), ("grpc.enable_channelz", 0)]
     with grpc.insecure_channel(address, options=options) as channel:
-        call = channel.unary_unary(f"/{SERVICE}/SolvePosition", request_serializer=None,
-                                   response_deserializer=None)
+        call = channel.unary_unary(method, request_serializer=None, response_deserializer=None)
         call(requests[0], timeout=30)  # connected before the clock starts
         latencies: list[float] = []
         codes: dict[str, int] = {}
@@ -186,7 +186,8 @@ def _drive(children: list[Any], ready: Any, go: Any, results: Any, progress: Any
 
 def run_load(address: str, positions: Sequence[pb.Position], *, calls: int, concurrency: int,
              time_cap: float, best_only: bool = False, server_pid: Optional[int] = None,
-             rss_every: int = 1000, processes: int = 2) -> LoadReport:
+             rss_every: int = 1000, processes: int = 2,
+             method: str = f"/{SERVICE}/SolvePosition") -> LoadReport:
     """Send ``calls`` SolvePosition calls (cycling through ``positions``), ``concurrency``
     at a time from ``processes`` client processes (each with its own channel), stopping
     early at ``time_cap`` seconds; measure the client's and the server's CPU, sample the
@@ -208,7 +209,7 @@ def run_load(address: str, positions: Sequence[pb.Position], *, calls: int, conc
         # Each process cycles through its own part of the positions.
         part = encoded[k::processes] or encoded
         children.append(context.Process(target=_client, args=(
-            address, part, share, threads, time_cap, ready, go, progress, k, results),
+            address, method, part, share, threads, time_cap, ready, go, progress, k, results),
             daemon=True))
     for child in children:
         child.start()
@@ -239,6 +240,42 @@ def run_load(address: str, positions: Sequence[pb.Position], *, calls: int, conc
         if server_cpu is not None else None, rss_mib=rss)
 
 
+#: A grpc.aio server whose one method answers 40 fixed bytes: the floor of a call's cost.
+_ECHO_SERVER = """
+import asyncio, grpc
+async def echo(request, context):
+    return b"x" * 40
+async def main():
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+        "t42.bench.Echo", {"Echo": grpc.unary_unary_rpc_method_handler(echo)}),))
+    print(server.add_insecure_port("127.0.0.1:0"), flush=True)
+    await server.start()
+    await server.wait_for_termination()
+asyncio.run(main())
+"""
+
+
+def echo_floor(positions: Sequence[pb.Position], calls: int, concurrency: int = 8,
+               processes: int = 2) -> LoadReport:
+    """The same load against a grpc.aio server that does nothing (fixed answer): the
+    server's and the client's CPU per call that gRPC itself costs here."""
+    import subprocess
+    server = subprocess.Popen([sys.executable, "-c", _ECHO_SERVER], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert server.stdout is not None
+        address = f"127.0.0.1:{int(server.stdout.readline())}"
+        method = "/t42.bench.Echo/Echo"
+        run_load(address, positions, calls=300, concurrency=concurrency, time_cap=60,
+                 processes=processes, method=method)
+        return run_load(address, positions, calls=calls, concurrency=concurrency, time_cap=300,
+                        server_pid=server.pid, processes=processes, method=method)
+    finally:
+        server.kill()
+        server.wait()
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=2000)
@@ -248,8 +285,15 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--best-only", action="store_true")
     parser.add_argument("--warmup", type=int, default=200, help="calls before measuring")
     parser.add_argument("--processes", type=int, default=2, help="client processes")
+    parser.add_argument("--echo", action="store_true",
+                        help="against a server that answers without doing anything: the "
+                             "floor of gRPC's own cost per call")
     args = parser.parse_args(argv)
     positions = opening_lead_deals(args.calls + args.warmup)
+    if args.echo:
+        report = echo_floor(positions, args.calls, args.concurrency, args.processes)
+        print(json.dumps({k: v for k, v in asdict(report).items() if k != "rss_mib"}, indent=1))
+        return 0
     with ServerProcess("--workers", str(args.workers), "--max-queue", "64") as server:
         assert server.process is not None
         run_load(server.address, positions[args.calls:], calls=args.warmup,

@@ -60,3 +60,16 @@ def test_server_rss_flat_over_20000_calls(benchmark):
     print(f"server RSS (MiB) by calls done: {report.rss_mib}; growth after 1,000 calls: "
           f"{growth:.1%}")
     assert growth is not None and abs(growth) <= TARGET_RSS_GROWTH
+
+
+def test_grpc_floor_per_call(benchmark):
+    """The same client against a grpc.aio server that answers without doing anything: what
+    gRPC itself costs per call here, server and client (no target; the service's CPU per
+    call over `solve()` is compared with it in bench/README.md)."""
+    from service_load import echo_floor
+    report = benchmark.pedantic(echo_floor, args=(opening_lead_deals(100), 4000), rounds=1,
+                                iterations=1)
+    benchmark.extra_info.update({k: v for k, v in asdict(report).items() if k != "rss_mib"})
+    print(f"\nempty grpc.aio handler: {report.calls_per_s} calls/s, CPU per call: server "
+          f"{report.server_cpu_ms_per_call} ms, client {report.client_cpu_ms_per_call} ms")
+    assert report.codes == {"OK": 4000}
