@@ -82,7 +82,9 @@ class HintServicer(service_grpc.HintServiceServicer):
         best_only = request.best_only
 
         def work(position: Position, token: CancelToken) -> pb.Solution:
-            return convert.solution_to_proto(solve(position, best_only=best_only, token=token))
+            # threads=1: the pool's workers are the service's parallelism.
+            return convert.solution_to_proto(solve(position, best_only=best_only, token=token,
+                                                   threads=1))
 
         solution = await self._solve_call(
             context, lambda token: self._run_on_position(request.position, work, token))
@@ -95,7 +97,7 @@ class HintServicer(service_grpc.HintServiceServicer):
 
         def work(position: Position, token: CancelToken) -> service_pb.MakeOrSetResponse:
             return convert.make_or_set_to_proto(make_or_set(position, bid, exact=exact,
-                                                            token=token))
+                                                            token=token, threads=1))
 
         return await self._solve_call(
             context, lambda token: self._run_on_position(request.position, work, token))
@@ -117,7 +119,7 @@ class HintServicer(service_grpc.HintServiceServicer):
             except PositionError as exc:
                 return service_pb.PositionResult(
                     error=convert.position_error_to_proto(exc, f"positions[{index}]"))
-            result = solve(position, best_only=best_only, token=token)
+            result = solve(position, best_only=best_only, token=token, threads=1)
             return service_pb.PositionResult(solution=convert.solution_to_proto(result))
 
         async def batch(token: CancelToken) -> list[service_pb.PositionResult]:
