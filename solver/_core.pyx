@@ -600,6 +600,114 @@ cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
             scoring[0] = T.trick_points
 
 
+
+cdef inline void store(Search* e, uint32_t key, int best, int alpha0, int beta0,
+                       int bestmove) noexcept nogil:
+    """Record a trick-boundary search's result: a bound or the exact value."""
+    cdef State* s = &e.st
+    cdef TTEntry* ent = tt_slot(e, key, s.avail, s.tricks_left)
+    if best <= alpha0:
+        if best - s.sofar < ent.upper:
+            ent.upper = best - s.sofar
+    elif best >= beta0:
+        if best - s.sofar > ent.lower:
+            ent.lower = best - s.sofar
+    else:
+        ent.lower = best - s.sofar
+        ent.upper = best - s.sofar
+    ent.best = bestmove
+
+
+cdef int two_left(Search* e, mask_t* hand, int seat, int ntrick, int ctx, int wp, int ws,
+                  int pts, int alpha, int beta) noexcept nogil:
+    """Exact value of the last two tricks, the first of them under way (``ntrick``
+    tiles played to it, held by ``ws`` with power ``wp``, worth ``pts``; ``seat``
+    to move), with the hands in ``hand``. Each seat holds at most two tiles, so
+    the tree is tiny: a plain minimax with alpha-beta on local variables, no
+    table, no ordering, no copy of the search state. Each tile played to the
+    first trick counts as a node; the last trick is forced.
+    """
+    cdef Tables* T = e.T
+    cdef int is_max = T.maximizer[seat], best, v, t, c, p, w, q, o, k, pts2, nws, npw, npts
+    cdef mask_t legal = legal_mask(T, hand[seat], LEAD_CTX if ntrick == 0 else ctx)
+    cdef mask_t bit
+    cdef int ta, tb, sa, sb, ha, hb, n = 0
+    cdef int order[2]
+    best = NEG_INF if is_max else POS_INF
+    ta = __builtin_ctz(legal)
+    order[0] = ta
+    if legal & (legal - 1):
+        # Two choices: the one leaving the trick with a seat the mover likes
+        # first (it cuts off more often); with the lead, the stronger tile.
+        tb = __builtin_ctz(legal & (legal - 1))
+        if ntrick == 0:
+            sa = T.power[T.lead_suit[ta]][ta]
+            sb = T.power[T.lead_suit[tb]][tb]
+        else:
+            ha = seat if T.power[ctx][ta] > wp else ws
+            hb = seat if T.power[ctx][tb] > wp else ws
+            sa = T.likes[seat][ha] * 64 + (T.count[ta] if T.likes[seat][ha] else -T.count[ta])
+            sb = T.likes[seat][hb] * 64 + (T.count[tb] if T.likes[seat][hb] else -T.count[tb])
+        if sb > sa:
+            order[0] = tb
+            order[1] = ta
+        else:
+            order[1] = tb
+        legal = 2
+    else:
+        legal = 1
+    while n < legal:
+        t = order[n]
+        n += 1
+        e.nodes += 1
+        bit = (<mask_t>1) << t
+        if ntrick == 0:
+            c = T.lead_suit[t]
+            npw = T.power[c][t]
+            nws = seat
+            npts = T.trick_points + T.count[t]
+        else:
+            c = ctx
+            p = T.power[c][t]
+            npw, nws = (p, seat) if p > wp else (wp, ws)
+            npts = pts + T.count[t]
+        hand[seat] &= ~bit
+        if ntrick + 1 < T.nactive:
+            v = two_left(e, hand, T.next_seat[seat], ntrick + 1, c, npw, nws, npts, alpha, beta)
+        else:
+            # The first trick is over: nws leads the last one, every play forced.
+            v = e.st.sofar + (npts if T.scorer[nws] else 0)
+            q = __builtin_ctz(hand[nws])
+            k = T.lead_suit[q]
+            p = T.power[k][q]
+            w = nws
+            pts2 = T.trick_points + T.count[q]
+            o = T.next_seat[nws]
+            while o != nws:
+                q = __builtin_ctz(hand[o])
+                if T.power[k][q] > p:
+                    p = T.power[k][q]
+                    w = o
+                pts2 += T.count[q]
+                o = T.next_seat[o]
+            if T.scorer[w]:
+                v += pts2
+        hand[seat] |= bit
+        if is_max:
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+        else:
+            if v < best:
+                best = v
+                if v < beta:
+                    beta = v
+        if alpha >= beta:
+            break
+    return best
+
+
 cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the final value of the scoring side."""
     cdef State* s = &e.st
@@ -626,6 +734,10 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
             return s.sofar
         if s.sofar + s.avail <= alpha:
             return s.sofar + s.avail
+    elif s.tricks_left == 2:
+        return two_left(e, s.hand, s.to_move, s.ntrick, s.ctx, s.win_power, s.win_seat,
+                        s.trick_pts, alpha, beta)
+    if s.ntrick == 0:
         key = boundary_key(e)
         ent = tt_find(e, key)
         if ent != NULL:
@@ -660,6 +772,10 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
                 return s.sofar + s.avail - other
     alpha0 = alpha
     beta0 = beta
+    if s.tricks_left == 2:
+        best = two_left(e, s.hand, s.to_move, 0, 0, 0, 0, 0, alpha, beta)
+        store(e, key, best, alpha0, beta0, -1)
+        return best
 
     seat = s.to_move
     legal = legal_now(e)
@@ -715,17 +831,7 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
             break
 
     if s.ntrick == 0:
-        ent = tt_slot(e, key, s.avail, s.tricks_left)
-        if best <= alpha0:
-            if best - s.sofar < ent.upper:
-                ent.upper = best - s.sofar
-        elif best >= beta0:
-            if best - s.sofar > ent.lower:
-                ent.lower = best - s.sofar
-        else:
-            ent.lower = best - s.sofar
-            ent.upper = best - s.sofar
-        ent.best = bestmove
+        store(e, key, best, alpha0, beta0, bestmove)
     return best
 
 
