@@ -239,6 +239,38 @@ cdef inline int likely_winner(Tables* T, int n, int* seats, int* hi, int* lo, in
     return owner
 
 
+cdef int order_last(Search* e, mask_t legal, int ttbest, int* out) noexcept nogil:
+    """order_moves for the last seat of a trick: who takes it is known for
+    each tile, so no later seats are simulated (the same scores and order)."""
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef int seat = s.to_move, ctx = s.ctx, n = 0, j, t, p, w, score
+    cdef int scores[8]
+    cdef Ordering* O = &T.order[seat]
+    cdef mask_t m = legal
+    while m:
+        t = __builtin_ctz(m)
+        m &= m - 1
+        p = T.power[ctx][t]
+        w = seat if p > s.win_power else s.win_seat
+        if T.likes[seat][w]:
+            score = O.base[1][0 if w == seat else 1] + O.power[1][0 if w == seat else 1] * p \
+                + O.count * T.count[t]
+        else:
+            score = O.power_lost * p - O.count * T.count[t]
+        if t == ttbest:
+            score += 100000
+        j = n
+        while j > 0 and scores[j - 1] < score:
+            scores[j] = scores[j - 1]
+            out[j] = out[j - 1]
+            j -= 1
+        scores[j] = score
+        out[j] = t
+        n += 1
+    return n
+
+
 cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nogil:
     """Fill out[] with the legal tiles, the most promising first.
 
@@ -264,6 +296,8 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
         out[0] = __builtin_ctz(legal)     # a forced play needs no ordering
         return 1
     phase = 0 if s.ntrick == 0 else 1
+    if s.ntrick == T.nactive - 1:
+        return order_last(e, legal, ttbest, out)
     if phase:
         ctx = s.ctx
         win_power = s.win_power
