@@ -742,6 +742,34 @@ cdef int two_left(Search* e, mask_t* hand, int seat, int ntrick, int ctx, int wp
     return best
 
 
+cdef inline int etc_last(Search* e, mask_t legal, int alpha, int beta) noexcept nogil:
+    """The last seat of a trick: a table entry of the position after one of
+    its moves that already decides the search (enhanced transposition
+    cutoff); NEG_INF when none does. The key probed is the plain set of tiles
+    held and the leader, not its canonical form: that form is worth computing
+    only two tricks from the end and earlier, where it rarely finds more, but
+    an entry under the plain key holds that very state's bounds all the same."""
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef int seat = s.to_move, t, w, base
+    cdef int is_max = T.maximizer[seat]
+    cdef mask_t held = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
+    cdef TTEntry* ent
+    while legal:
+        t = __builtin_ctz(legal)
+        legal &= legal - 1
+        w = seat if T.power[s.ctx][t] > s.win_power else s.win_seat
+        ent = tt_find(e, (held & ~((<mask_t>1) << t)) | (<uint32_t>w << 28))
+        if ent != NULL:
+            base = s.sofar + (s.trick_pts + T.count[t] if T.scorer[w] else 0)
+            if is_max:
+                if base + ent.lower >= beta:
+                    return base + ent.lower
+            elif base + ent.upper <= alpha:
+                return base + ent.upper
+    return NEG_INF
+
+
 cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the final value of the scoring side."""
     cdef State* s = &e.st
@@ -813,6 +841,10 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
 
     seat = s.to_move
     legal = legal_now(e)
+    if s.ntrick == T.nactive - 1 and legal & (legal - 1):
+        v = etc_last(e, legal, alpha, beta)
+        if v != NEG_INF:
+            return v
     # The table's move first, on its own: it cuts off often enough that the
     # other moves need ordering only when it does not (same order as before).
     if ttbest >= 0 and (legal >> ttbest) & 1 and legal & (legal - 1):
