@@ -2,7 +2,9 @@
 """The double-dummy search core.
 
 Alpha-beta over single tile plays, with a transposition table probed at
-trick boundaries. A trick-boundary state of one deal is fully described by
+trick boundaries (and, before the last seat of a trick moves, at the
+boundaries its moves lead to); the last two tricks are a small closed
+minimax (`two_left`). A trick-boundary state of one deal is fully described by
 the set of tiles still in the hands and the seat on lead (who holds which
 tile never changes), so that 30-bit number is the table key, and an entry
 stores lower and upper bounds on the points still to come.
@@ -746,9 +748,9 @@ cdef inline int etc_last(Search* e, mask_t legal, int alpha, int beta) noexcept 
     """The last seat of a trick: a table entry of the position after one of
     its moves that already decides the search (enhanced transposition
     cutoff); NEG_INF when none does. The key probed is the plain set of tiles
-    held and the leader, not its canonical form: that form is worth computing
-    only two tricks from the end and earlier, where it rarely finds more, but
-    an entry under the plain key holds that very state's bounds all the same."""
+    held and the leader, not its canonical form (computing that for every move
+    cost 20% more time for 5% fewer nodes): an entry under the plain key holds
+    that very state's bounds all the same, whichever state stored it."""
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef int seat = s.to_move, t, w, base
