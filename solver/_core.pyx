@@ -826,9 +826,10 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
         if s.sofar + s.avail - other <= alpha:
             return s.sofar + s.avail - other
         # The next trick alone adds at most a trick and one tile's count:
-        # look at it only when that could end the search here.
-        if s.sofar + T.trick_points + T.max_count >= beta or \
-                s.sofar + s.avail - T.trick_points - T.max_count <= alpha:
+        # look at it only when that could end the search here, and not with
+        # two tricks left, where searching them (two_left) costs less.
+        if s.tricks_left > 2 and (s.sofar + T.trick_points + T.max_count >= beta or
+                                  s.sofar + s.avail - T.trick_points - T.max_count <= alpha):
             next_trick(e, &sure, &other)
             if s.sofar + sure >= beta:
                 return s.sofar + sure
