@@ -106,7 +106,8 @@ setup(
     + GENERATED_PACKAGES,
     package_data={**{package: ["*.pyi", "py.typed", "*.proto"] for package in GENERATED_PACKAGES},
                   "solver": ["py.typed"], "server": ["py.typed"],
-                  "solver.web": ["*.html", "*.css", "*.js", "*.json"]},  # the web page
+                  "solver.web": ["*.html", "*.css", "*.js", "*.json"],  # the web page
+                  "solver.data": ["*.json"]},  # measured tables (bid advice calibration)
     exclude_package_data={"solver": ["*.c", "*.pyx"]},
     ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}),
 )

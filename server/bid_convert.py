@@ -66,6 +66,7 @@ def request_to_kwargs(request: bid_pb.BidAdviceRequest) -> dict[str, Any]:
         kwargs["declarations"] = [_declaration_name(c, i) for i, c in
                                   enumerate(request.declarations)]
     kwargs["adaptive"] = request.adaptive
+    kwargs["calibrated"] = request.calibrated
     return kwargs
 
 
@@ -84,8 +85,13 @@ def _choice(name: str) -> bid_pb.BidDeclaration:
 
 def _chance(chance: BidChance) -> bid_pb.BidChance:
     low, high = chance.interval
-    return bid_pb.BidChance(bid=chance.bid, made=chance.made, p_make=chance.p_make, low=low,
-                            high=high, e_marks=chance.e_marks)
+    message = bid_pb.BidChance(bid=chance.bid, made=chance.made, p_make=chance.p_make, low=low,
+                               high=high, e_marks=chance.e_marks)
+    calibrated = chance.p_calibrated
+    if calibrated is not None:
+        message.p_make_calibrated = calibrated
+        message.e_marks_calibrated = chance.marks * (2 * calibrated - 1)
+    return message
 
 
 def _row(row: DeclarationAdvice) -> bid_pb.DeclarationAdvice:
@@ -114,4 +120,13 @@ def advice_to_proto(advice: BidAdvice) -> bid_pb.BidAdvice:
         seconds=advice.seconds, nodes=advice.nodes)
     if advice.highest_bid is not None:
         message.highest_bid = advice.highest_bid
+    if advice.calibration is not None:
+        source = advice.calibration.source
+        message.calibrated = True
+        message.calibration.CopyFrom(bid_pb.BidCalibration(
+            hands=source.get("hands", 0), seed=source.get("seed", 0),
+            measured=source.get("measured", ""), advice_deals=source.get("advice_deals", 0),
+            hint_deals=source.get("hint_deals", 0),
+            predicted=[x for x, _ in advice.calibration.knots],
+            observed=[y for _, y in advice.calibration.knots]))
     return message

@@ -26,8 +26,11 @@ Which contract is played (``mode``):
 
 from __future__ import annotations
 
+import functools
+import json
 import multiprocessing
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from importlib import resources
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from . import tiles as T
@@ -78,11 +81,86 @@ def calibration_table(pairs: Iterable[tuple[float, bool]], bins: int = 10
 
 def calibrated_p_make(predicted: float, table: list[CalibrationBin]) -> float:
     """A predicted P(make) mapped through a measured table: the observed make rate of
-    its bin (the prediction itself where the bin is empty)."""
+    its bin (the prediction itself where the bin is empty). A raw reading, neither
+    monotone nor smooth; `CalibrationMap` is the monotone map the advice applies."""
     if not 0.0 <= predicted <= 1.0:
         raise ValueError(f"a predicted P(make) lies in [0, 1], not {predicted!r}")
     b = table[min(int(predicted * len(table)), len(table) - 1)]
     return b.observed if b.observed is not None else predicted
+
+
+@dataclass(frozen=True)
+class CalibrationMap:
+    """A monotone map from a predicted P(make) to the make rate measured at the table.
+
+    Built from a calibration table (`from_table`): the bins that hold
+    predictions become knots (the bin's mean prediction, its observed make
+    rate). Where a bin's rate falls below the rate of a bin under it (noise:
+    a higher prediction cannot make less often), the two are pooled, weighted
+    by their counts, until the rates rise (pool adjacent violators: the
+    isotonic fit of the bins). Between knots the map is linear; below the
+    first knot it runs from (0, 0) (a contract the defence sets on every deal
+    double dummy); above the last it stays at the last knot's rate (no
+    measurement says more). ``source`` describes the measurement (hands,
+    seed, ...), for the answers that use the map.
+    """
+
+    knots: tuple[tuple[float, float], ...]
+    source: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @classmethod
+    def from_table(cls, table: Sequence[CalibrationBin], source: dict | None = None
+                   ) -> "CalibrationMap":
+        blocks: list[list[float]] = []     # [count, made, sum of predictions], rising rates
+        for b in table:
+            if not b.count:
+                continue
+            blocks.append([b.count, b.made, b.predicted_sum])
+            while len(blocks) > 1 and blocks[-2][1] * blocks[-1][0] > blocks[-1][1] * blocks[-2][0]:
+                count, made, total = blocks.pop()
+                blocks[-1][0] += count
+                blocks[-1][1] += made
+                blocks[-1][2] += total
+        if not blocks:
+            raise ValueError("a calibration table needs at least one prediction")
+        knots = [(total / count, made / count) for count, made, total in blocks]
+        if knots[0][0] > 0.0:
+            knots.insert(0, (0.0, 0.0))
+        return cls(tuple(knots), dict(source or {}))
+
+    def __call__(self, predicted: float) -> float:
+        if not 0.0 <= predicted <= 1.0:
+            raise ValueError(f"a predicted P(make) lies in [0, 1], not {predicted!r}")
+        knots = self.knots
+        if predicted <= knots[0][0]:
+            return knots[0][1]
+        for (x0, y0), (x1, y1) in zip(knots, knots[1:]):
+            if predicted <= x1:
+                return y0 + (y1 - y0) * (predicted - x0) / (x1 - x0)
+        return knots[-1][1]
+
+    def to_json(self) -> dict:
+        return {**self.source, "knots": [[round(x, 6), round(y, 6)] for x, y in self.knots]}
+
+
+#: The package's measured table (see `bid_calibration`).
+BID_CALIBRATION_FILE = "bid_calibration.json"
+
+
+@functools.lru_cache(maxsize=1)
+def bid_calibration() -> CalibrationMap:
+    """The calibration `advise(..., calibrated=True)` applies: bid advice's P(make)
+    against hint bots playing the hand out (bench/README.md, "Bid advice
+    calibration"), shipped with the package in ``solver/data``, with its provenance
+    (hands, seed, deals of the advice and of the hints) as the map's ``source``."""
+    data = json.loads(resources.files("solver.data").joinpath(BID_CALIBRATION_FILE)
+                      .read_text(encoding="utf-8"))
+    table = [CalibrationBin(low, high, b["count"], b["made"],
+                            (b["predicted"] or 0.0) * b["count"])
+             for b in data["bins"] for low, high in [b["bin"]]]
+    source = {k: data[k] for k in ("hands", "seed", "mode", "advice_deals", "hint_deals",
+                                   "measured")}
+    return CalibrationMap.from_table(table, source)
 
 
 def calibration_markdown(table: list[CalibrationBin]) -> str:
@@ -248,6 +326,6 @@ def pairs_over_bids(records: Iterable[CalibrationRecord], bids: Sequence[int] = 
     return out
 
 
-__all__ = ["CalibrationBin", "CalibrationRecord", "bid_chances", "calibrated_p_make",
+__all__ = ["CalibrationBin", "CalibrationMap", "CalibrationRecord", "bid_calibration", "bid_chances", "calibrated_p_make",
            "calibration_markdown", "calibration_table", "pairs_of", "pairs_over_bids",
            "play_calibration_hand", "run_calibration"]

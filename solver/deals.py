@@ -53,10 +53,20 @@ def tile_probabilities(view: ViewLike) -> dict[str, dict[str, float]]:
     return {T.name_of(t): dict(zip(v.places, marginals[t])) for t in v.unseen}
 
 
-class _DealBuilder:
-    """Turns the tiles of each place into a `Position`, replaying the plays only once."""
+class DealBuilder:
+    """Turns a consistent deal of a view, given as the tiles of each place, into hands
+    or a `Position`.
 
-    def __init__(self, view: View) -> None:
+    A deal's places are as `view.places` names them (the hands of the other
+    seats, the nello partner's, a discard) and as ``view.completions``
+    draws and enumerates them: one list of tile indices per place. The
+    first `position` parses the view's contract and replays its plays; the
+    later ones reuse that work (`Position.with_hands`), so build one
+    `DealBuilder` per view and ask it for every deal.
+    """
+
+    def __init__(self, view: ViewLike) -> None:
+        view = as_view(view)
         self.view = view
         self.template: Position | None = None
         self.viewer_hand = tuple(sorted(view.hand, reverse=True))
@@ -66,12 +76,14 @@ class _DealBuilder:
         self.viewer_remaining = T.mask_of(view.remaining)
 
     def hands(self, places: list[list[int]]) -> dict[int, tuple[int, ...]]:
+        """Seat index -> its 7 tiles as dealt (played ones included), highest first."""
         hands = {self.view.seat: self.viewer_hand}
         for p, seat, played, _ in self.hands_of:
             hands[seat] = tuple(sorted(played + places[p], reverse=True))
         return hands
 
     def position(self, places: list[list[int]]) -> Position:
+        """The full deal as a `Position` with the view's contract and plays."""
         hands = self.hands(places)
         if self.template is None:
             self.template = Position(self._json(hands))
@@ -118,7 +130,7 @@ def iter_sample_deals(view: ViewLike, n: int | None,
     if n is not None and n < 0:
         raise PositionError("count", f"must be at least 0, not {n}", "INVALID_VALUE")
     rng = as_rng(seed)
-    builder = _DealBuilder(v)
+    builder = DealBuilder(v)
     table = v.completions
     drawn = 0
     while n is None or drawn < n:
@@ -135,7 +147,7 @@ def sample_hands(view: ViewLike, n: int,
     if n < 0:
         raise PositionError("count", f"must be at least 0, not {n}", "INVALID_VALUE")
     rng = as_rng(seed)
-    builder = _DealBuilder(v)
+    builder = DealBuilder(v)
     table = v.completions
     return [builder.hands(table.sample(rng)) for _ in range(n)]
 
@@ -143,7 +155,7 @@ def sample_hands(view: ViewLike, n: int,
 def iter_deals(view: ViewLike) -> Iterator[Position]:
     """Every consistent deal, once each, in a fixed order (a generator)."""
     v = as_view(view)
-    builder = _DealBuilder(v)
+    builder = DealBuilder(v)
     for places in v.completions.enumerate():
         yield builder.position(places)
 

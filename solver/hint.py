@@ -13,7 +13,9 @@ scores all of the viewer's moves with one ``score_moves`` call, on one
 engine per thread (the search releases the GIL, so the threads use every
 core). The transposition table's key is the set of tiles still held and
 the leader, which every deal of a view shares, so the table is cleared
-between deals (a fresh engine when the core has no ``clear``).
+between deals (``Engine.clear``). The threads take deals one at a time;
+from trick 5 on, where a deal's searches take microseconds, one thread does
+all.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any, Mapping, Sequence, Union
 
 from . import tiles as T
 from ._core import Aborted, CancelToken, Engine
+from .deals import DealBuilder
 from .errors import PositionError, SearchCancelled
 from .position import SEATS, Position
 from .stats import Z95, mean_estimate, wilson_interval
@@ -41,6 +44,11 @@ DEFAULT_ENUMERATION_LIMIT = 1000
 OBJECTIVES = ("make", "points")
 #: adaptive hints stop at this many times ``deals`` unless told otherwise
 ADAPTIVE_BUDGET_FACTOR = 10
+
+#: With this few tricks left a deal's searches take microseconds, less than
+#: handing deals to a second thread costs: one thread does all (20% less CPU
+#: at trick 5 of 42, no slower).
+SERIAL_TRICKS_LEFT = 3
 
 #: A deal as the core sees it: the tiles each seat still holds (4 masks).
 Masks = tuple[int, int, int, int]
@@ -92,31 +100,28 @@ class DealScorer:
             row[self._column[tile]] = value
         return tuple(row)
 
-    def _worker(self, deals: Sequence[Masks], out: list, counter, chunk: int,
+    def _worker(self, deals: Sequence[Masks], out: list, counter,
                 token: CancelToken | None, stop: threading.Event) -> None:
-        clears = hasattr(Engine, "clear")
         engine = self._engine()
         engine.set_token(token)
-        nodes = 0
         try:
+            # One deal at a time from a shared counter: a deal's searches vary
+            # tenfold in cost, and taking them one by one leaves no thread
+            # idle at the end for more than one deal (next() on a counter is
+            # atomic under the GIL). Every deal is searched on a cleared
+            # table, so its values and nodes do not depend on the thread.
             while not stop.is_set():
-                start = next(counter) * chunk
-                if start >= len(deals):
+                i = next(counter)
+                if i >= len(deals):
                     break
-                for i in range(start, min(start + chunk, len(deals))):
-                    if clears:
-                        engine.clear()
-                    else:
-                        nodes += engine.nodes
-                        engine = self._engine()
-                        engine.set_token(token)
-                    out[i] = self._score_one(engine, deals[i])
+                engine.clear()
+                out[i] = self._score_one(engine, deals[i])
         except Aborted:
             stop.set()          # the other threads stop at their next deal
             raise
         finally:
             with self._lock:
-                self.nodes += nodes + engine.nodes
+                self.nodes += engine.nodes
 
     def score(self, deals: Sequence[Masks],
               token: CancelToken | None = None) -> list[tuple[int, ...]]:
@@ -124,14 +129,15 @@ class DealScorer:
         out: list = [None] * len(deals)
         counter = itertools.count()
         threads = min(self.threads, max(1, len(deals) // 4))
-        chunk = max(1, min(16, len(deals) // (threads * 8) or 1))
+        if self.template.tricks_left <= SERIAL_TRICKS_LEFT:
+            threads = 1
         stop = threading.Event()
         try:
             if threads == 1:
-                self._worker(deals, out, counter, chunk, token, stop)
+                self._worker(deals, out, counter, token, stop)
             else:
                 with ThreadPoolExecutor(threads) as pool:
-                    jobs = [pool.submit(self._worker, deals, out, counter, chunk, token, stop)
+                    jobs = [pool.submit(self._worker, deals, out, counter, token, stop)
                             for _ in range(threads)]
                     for job in jobs:
                         job.result()
@@ -247,13 +253,20 @@ class _Tally:
         return value >= self.threshold if self.at_least else value < self.threshold
 
     def add(self, rows: Sequence[tuple[int, ...]]) -> None:
-        for row in rows:
-            top = max(row) if self.is_max else min(row)
-            for i, v in enumerate(row):
-                self.sums[i] += v
-                self.squares[i] += v * v
-                self.makes[i] += self.made(v)
-                self.bests[i] += v == top
+        if not rows:
+            return
+        # Column by column with builtins: this runs once per deal and move.
+        pick = max if self.is_max else min
+        tops = [pick(row) for row in rows]
+        threshold, at_least = self.threshold, self.at_least
+        for i, column in enumerate(zip(*rows)):
+            self.sums[i] += sum(column)
+            self.squares[i] += sum(v * v for v in column)
+            if at_least:
+                self.makes[i] += sum(1 for v in column if v >= threshold)
+            else:
+                self.makes[i] += sum(1 for v in column if v < threshold)
+            self.bests[i] += sum(1 for v, top in zip(column, tops) if v == top)
         self.rows.extend(rows)
 
 
@@ -295,11 +308,6 @@ def _mask_maker(view: View):
     return masks
 
 
-def _position(view: View, places: list[list[int]]) -> Position:
-    """The full deal as a `Position` (the view's contract and plays)."""
-    from .deals import _DealBuilder
-
-    return _DealBuilder(view).position([list(p) for p in places])
 
 
 def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
@@ -346,7 +354,8 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
             seed = random.SystemRandom().randrange(2 ** 31)
         rng = random.Random(seed)
         places = _draw(v, deals, rng)
-    template = _position(v, places[0])
+    builder = DealBuilder(v)
+    template = builder.position(places[0])
     scorer = DealScorer(template, threads)
     tally = _Tally(scorer)
     ranking = _Ranking(v.scorer[v.seat] == 1, tally.is_max, objective)
@@ -373,7 +382,7 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
             places.extend(batch)
             tally.add(rows)
     return _result(v, scorer, tally, ranking, count, enumerated, seed, objective, adaptive,
-                   stopped, places, examples)
+                   stopped, places, examples, builder)
 
 
 def _order(scorer: DealScorer, tally: _Tally, ranking: _Ranking) -> list[int]:
@@ -408,7 +417,7 @@ def _lead_is_clear(tally: _Tally, ranking: _Ranking, best: int, second: int) -> 
 
 def _result(v: View, scorer: DealScorer, tally: _Tally, ranking: _Ranking, count: int,
             enumerated: bool, seed: int | None, objective: str, adaptive: bool,
-            stopped: str | None, places: list, n_examples: int) -> Hint:
+            stopped: str | None, places: list, n_examples: int, builder: DealBuilder) -> Hint:
     n = len(tally.rows)
     order = _order(scorer, tally, ranking)
     top = ranking.key(tally.makes[order[0]], tally.sums[order[0]])
@@ -430,7 +439,7 @@ def _result(v: View, scorer: DealScorer, tally: _Tally, ranking: _Ranking, count
         b, r = order[0], next((i for i in order if i not in best_cols), order[1])
         for row, pl in zip(tally.rows, places):
             if row[b] != row[r]:
-                examples.append(Example(_position(v, pl), {T.name_of(scorer.moves[b]): row[b],
+                examples.append(Example(builder.position(pl), {T.name_of(scorer.moves[b]): row[b],
                                                            T.name_of(scorer.moves[r]): row[r]}))
                 if len(examples) == n_examples:
                     break

@@ -358,6 +358,79 @@ def test_calibration_table_bins_predictions_against_outcomes():
         calibration_table([(1.5, True)])
 
 
+def test_shipped_calibration_map_is_monotone_and_respects_its_bins():
+    from solver.calibration import bid_calibration
+    from solver.stats import wilson_interval
+
+    cal = bid_calibration()
+    assert cal.source["hands"] == 326 and cal.source["seed"] == 1
+    grid = [cal(k / 1000) for k in range(1001)]
+    assert all(0.0 <= a <= b <= 1.0 for a, b in zip(grid, grid[1:]))
+    assert cal(0.0) == 0.0 and cal(1.0) == cal(0.94) == pytest.approx(59 / 75)
+    # Each bin's own rate at its mean prediction, but for the two bins whose rates
+    # fall (0.4-0.5: 4 of 15, 0.5-0.6: 7 of 30), which pool to 11 of 45.
+    for predicted, made, count in [(0.65, 19, 43), (0.75, 38, 79), (0.85, 48, 83),
+                                   (0.94, 59, 75), (0.31, 0, 1)]:
+        assert cal(predicted) == pytest.approx(made / count)
+    assert cal(0.52) == pytest.approx(11 / 45)
+    for predicted, made, count in [(0.46, 4, 15), (0.55, 7, 30)]:
+        low, high = wilson_interval(made, count)
+        assert low <= cal(predicted) <= high
+    with pytest.raises(ValueError):
+        cal(1.01)
+
+
+def test_calibration_map_pools_falling_bins_and_skips_empty_ones():
+    from solver.calibration import CalibrationMap, calibration_table
+
+    pairs = [(0.25, False)] * 3 + [(0.25, True)] + [(0.45, True)] * 3 + [(0.45, False)] + \
+        [(0.55, False)] * 3 + [(0.55, True)] + [(0.95, True)] * 9 + [(0.95, False)]
+    cal = CalibrationMap.from_table(calibration_table(pairs))
+    # 0.45 (3 of 4) and 0.55 (1 of 4) fall: pooled at 0.5 to 4 of 8.
+    assert [x for knot in cal.knots for x in knot] == \
+        pytest.approx([0.0, 0.0, 0.25, 0.25, 0.5, 0.5, 0.95, 0.9])
+    assert cal(0.125) == pytest.approx(0.125) and cal(0.725) == pytest.approx(0.7)
+    assert cal(0.99) == pytest.approx(0.9)        # no data above 0.95: flat
+    with pytest.raises(ValueError):
+        CalibrationMap.from_table(calibration_table([]))
+
+
+def test_calibrated_advice_recommends_by_the_calibrated_figure():
+    raw = advise(FIVE_DOUBLES, "N", deals=16, seed=4, declarations=["fours", "doubles"])
+    cal = advise(FIVE_DOUBLES, "N", deals=16, seed=4, declarations=["fours", "doubles"],
+                 calibrated=True)
+    assert (raw.p_make_used, cal.p_make_used) == ("double-dummy", "calibrated")
+    mapping = cal.calibration
+    for d in ("fours", "doubles"):
+        assert [(c.bid, c.made) for c in raw.declaration(d).bids] == \
+            [(c.bid, c.made) for c in cal.declaration(d).bids]
+        for c in cal.declaration(d).bids:
+            assert c.p_used == c.p_calibrated == mapping(c.p_make)
+    # The highest bid whose calibrated P(make) reaches the threshold, by hand.
+    reaching = [c.bid for row in cal.declarations for c in row.bids
+                if mapping(c.p_make) >= 0.75]
+    assert reaching and cal.recommendation.bid == max(reaching) == 35
+    assert (raw.recommendation.bid, raw.recommendation.declaration) == (84, "doubles")
+    doc = cal.to_json()
+    assert doc["p_make_used"] == "calibrated" and doc["calibration"]["hands"] == 326
+    bid = doc["declarations"][0]["bids"][0]
+    assert bid["p_make_calibrated"] == round(mapping(bid["p_make"]), 6)
+    assert "calibration" not in raw.to_json() and "p_make_calibrated" not in \
+        raw.to_json()["declarations"][0]["bids"][0]
+    for bad in (dict(calibrated="yes"), dict(calibrated=True, game="moon")):
+        with pytest.raises(PositionError) as err:
+            advise(FIVE_DOUBLES, "N", deals=2, **bad)
+        assert err.value.field == "calibrated"
+
+
+def test_cli_calibrated_table_says_so():
+    done = t42("bid", *FIVE_DOUBLES, "--deals", "6", "--seed", "2", "--declarations", "fours",
+               "--calibrated")
+    assert done.returncode == 0, done.stderr
+    assert "P(make) calibrated by play with hidden hands (326 hands, seed 1)" in done.stdout
+    assert "calibrated P(make) by bid" in done.stdout
+
+
 def test_the_deals_are_those_of_t42_deal_with_the_same_seed():
     advice = advise(WEAK, "E", deals=3, seed=5, declarations=["nello"], return_deals=True)
     done = t42("deal", "--hand", "E=" + ",".join(WEAK), "--count", "3", "--seed", "5")

@@ -19,7 +19,8 @@ from texas42.v1 import position_pb2 as pb
 TIMEOUT = 60
 SERVICE = "/texas42.v1.HintService/"
 HAND = ["6-6", "6-4", "5-5", "4-4", "3-3", "2-0", "1-1"]
-DECLARATIONS = {"fours": pb.DECLARATION_FOURS, "sevens": pb.DECLARATION_SEVENS}
+DECLARATIONS = {"fours": pb.DECLARATION_FOURS, "sixes": pb.DECLARATION_SIXES,
+                "sevens": pb.DECLARATION_SEVENS}
 SEAT = {pb.SEAT_NORTH: "N", pb.SEAT_EAST: "E", pb.SEAT_SOUTH: "S", pb.SEAT_WEST: "W"}
 DECL_NAME = {v: k for k, v in DECLARATIONS.items()}
 KIND_NAME = {pb.CONTRACT_KIND_PLUNGE: "plunge", pb.CONTRACT_KIND_SPLASH: "splash"}
@@ -41,8 +42,12 @@ def name(choice: bid_pb.BidDeclaration) -> str:
 
 
 def chance_json(c: bid_pb.BidChance) -> dict:
-    return {"bid": c.bid, "made": c.made, "p_make": round(c.p_make, 6), "low": round(c.low, 6),
-            "high": round(c.high, 6), "e_marks": round(c.e_marks, 6)}
+    out = {"bid": c.bid, "made": c.made, "p_make": round(c.p_make, 6), "low": round(c.low, 6),
+           "high": round(c.high, 6), "e_marks": round(c.e_marks, 6)}
+    if c.HasField("p_make_calibrated"):
+        out["p_make_calibrated"] = round(c.p_make_calibrated, 6)
+        out["e_marks_calibrated"] = round(c.e_marks_calibrated, 6)
+    return out
 
 
 def advice_json(a: bid_pb.BidAdvice) -> dict:
@@ -56,6 +61,7 @@ def advice_json(a: bid_pb.BidAdvice) -> dict:
                     pb.DOUBLES_OPTION_SUIT: "suit"}[a.doubles],
         "highest_bid": a.highest_bid if a.HasField("highest_bid") else None,
         "threshold": a.threshold, "deals": a.deals, "seed": a.seed, "adaptive": a.adaptive,
+        "p_make_used": "calibrated" if a.calibrated else "double-dummy",
         "recommendation": {"bid": "pass"} if rec.is_pass else
         {"declaration": name(rec.declaration), **chance_json(rec.chance)},
         "declarations": [{
@@ -66,7 +72,14 @@ def advice_json(a: bid_pb.BidAdvice) -> dict:
             "distribution": list(d.distribution) or None,
             "made": d.made if d.HasField("made") else None,
             "bids": [chance_json(c) for c in d.bids]} for d in a.declarations],
+        **({"calibration": calibration_json(a.calibration)} if a.HasField("calibration") else {}),
     }
+
+
+def calibration_json(c: bid_pb.BidCalibration) -> dict:
+    return {"hands": c.hands, "seed": c.seed, "mode": "bid30", "advice_deals": c.advice_deals,
+            "hint_deals": c.hint_deals, "measured": c.measured,
+            "knots": [[round(x, 6), round(y, 6)] for x, y in zip(c.predicted, c.observed)]}
 
 
 def test_rpc_python_and_cli_agree_for_a_seed(stub):
@@ -84,6 +97,37 @@ def test_rpc_python_and_cli_agree_for_a_seed(stub):
     assert advice_json(answer) == api == cli_json
     assert answer.nodes > 0 and answer.seconds > 0
     assert [name(d.declaration) for d in answer.declarations][0] == "splash"
+
+
+def test_calibrated_advice_agrees_over_rpc_python_and_cli(stub):
+    # 20 deals of one hand, two declarations, asked twice: about 1 s of search in all.
+    fields = dict(hand=HAND, seat=pb.SEAT_NORTH, deals=20, seed=3, auction=[],
+                  declarations=[bid_pb.BidDeclaration(declaration=DECLARATIONS[d])
+                                for d in ("fours", "sixes")])
+    answer = stub.BidAdvice(request(calibrated=True, **fields), timeout=TIMEOUT).advice
+    plain = stub.BidAdvice(request(**fields), timeout=TIMEOUT).advice
+    api = advise(HAND, "N", deals=20, seed=3, declarations=["fours", "sixes"],
+                 calibrated=True).to_json()
+    cli = subprocess.run([sys.executable, "-m", "solver", "bid", *HAND, "--seat", "N",
+                          "--deals", "20", "--seed", "3", "--declarations", "fours,sixes",
+                          "--calibrated", "--json"], capture_output=True, text=True,
+                         timeout=TIMEOUT)
+    assert cli.returncode == 0, cli.stderr
+    cli_json = json.loads(cli.stdout)
+    for doc in (api, cli_json):
+        doc.pop("seconds"), doc.pop("nodes")
+    assert advice_json(answer) == api == cli_json
+    assert answer.calibrated and not plain.calibrated and not plain.HasField("calibration")
+    assert answer.calibration.hands == 326 and answer.calibration.seed == 1
+    # The same deals and double-dummy figures; the calibrated figure is lower here
+    # and the recommendation follows it.
+    for calibrated, raw in zip(answer.declarations, plain.declarations):
+        for c, r in zip(calibrated.bids, raw.bids):
+            assert (c.bid, c.made, c.p_make) == (r.bid, r.made, r.p_make)
+            assert c.p_make_calibrated < c.p_make or c.p_make == 0
+            assert not r.HasField("p_make_calibrated")
+    assert answer.recommendation.chance.p_make_calibrated >= 0.75
+    assert answer.recommendation.chance.bid < plain.recommendation.chance.bid
 
 
 def test_without_a_seed_the_answer_names_the_seed_that_repeats_it(stub):

@@ -35,6 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                    "(default 0.75)")
     p.add_argument("--adaptive", action="store_true", default=None,
                    help="deal in rounds of 50 and stop once the recommendation is settled")
+    p.add_argument("--calibrated", action="store_true", default=None,
+                   help="map P(make) through the measured calibration (double dummy against "
+                        "play with hidden hands) and recommend by the calibrated figure")
     p.add_argument("--timeout", type=float, help="give up after this many seconds")
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
     p.add_argument("--with-deals", action="store_true",
@@ -54,7 +57,7 @@ def option_values(args: argparse.Namespace) -> dict[str, Any]:
              "auction": _auction(args.auction), "doubles": args.doubles,
              "declarations": args.declarations.split(",") if args.declarations else None,
              "deals": args.deals, "seed": args.seed, "threshold": args.threshold,
-             "adaptive": args.adaptive}
+             "adaptive": args.adaptive, "calibrated": args.calibrated}
     return {k: v for k, v in given.items() if v is not None}
 
 
@@ -84,24 +87,30 @@ def format_advice(advice: BidAdvice) -> str:
              f"holds {' '.join(advice.hand)}{auction}",
              f"{advice.deals} deals (seed {advice.seed}), {advice.seconds:.2f} s, "
              f"{advice.nodes:,} nodes", ""]
+    cal = advice.calibration
+    if cal is not None:
+        lines.append(f"P(make) calibrated by play with hidden hands ({cal.source.get('hands')} "
+                     f"hands, seed {cal.source.get('seed')})")
     rec = advice.recommendation
     if rec.chance is None or rec.bid is None:
         lines.append(f"Recommended: pass (no bid reaches P(make) {_pct(advice.threshold)})")
     else:
-        low, high = rec.chance.interval
+        low, high = rec.chance.interval_used
         unit = "points" if advice.game == "moon" else "marks"
+        dd = f" (double dummy {_pct(rec.chance.p_make)})" if cal is not None else ""
         lines.append(f"Recommended: {bid_name(rec.bid, advice.game)} {rec.declaration}, P(make) "
-                     f"{_pct(rec.chance.p_make)} [{_pct(low)}, {_pct(high)}], "
-                     f"E[{unit}] {rec.chance.e_marks:+.2f}")
+                     f"{_pct(rec.chance.p_used)} [{_pct(low)}, {_pct(high)}]{dd}, "
+                     f"E[{unit}] {rec.chance.marks * (2 * rec.chance.p_used - 1):+.2f}")
     bids = sorted({c.bid for d in advice.declarations for c in d.bids})
-    lines += ["", "P(make) by bid, best first (declarer leads; plunge and splash: partner)",
+    kind = "calibrated P(make)" if cal is not None else "P(make)"
+    lines += ["", f"{kind} by bid, best first (declarer leads; plunge and splash: partner)",
               "  declaration   mean " + "".join(f"{_column(b, advice.game):>5}" for b in bids)]
     for row in advice.declarations:
         mean = f"{row.mean:6.1f}" if row.mean is not None else "     -"
         cells = []
         for b in bids:
             chance = row.chance(b)
-            cells.append(f"{_pct(chance.p_make):>5}" if chance is not None else "     ")
+            cells.append(f"{_pct(chance.p_used):>5}" if chance is not None else "     ")
         lines.append(f"  {row.declaration:11} {mean}" + "".join(cells).rstrip())
     return "\n".join(lines)
 

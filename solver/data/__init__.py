@@ -1,0 +1,1 @@
+"""Measured data the package ships (read with importlib.resources)."""
