@@ -295,7 +295,13 @@ def interrupt_and_resume(tmp_path: Path, sig: int, cluster_args: list[str]) -> t
     hold.mkdir()
     out = tmp_path / "out"
     args = ["batch", "solve", str(path), "-o", str(out), "--chunk-size", "3", *cluster_args]
-    run = start_t42(*args, env={"T42_BATCH_HOLD": f"{hold}:2"})
+    # A shell's background job ignores SIGINT, and so would the run started
+    # from it: the run must take Ctrl-C as it does on a terminal.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        run = start_t42(*args, env={"T42_BATCH_HOLD": f"{hold}:2"})
+    finally:
+        signal.signal(signal.SIGINT, previous)
     try:
         wait_for(lambda: {0, 1} <= set(part_indices(out)), "parts 0 and 1")
         wait_for(lambda: list(hold.glob("running-*")), "a held chunk")
