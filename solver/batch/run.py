@@ -12,6 +12,7 @@ is refused before anything is mixed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import logging
 import os
@@ -274,7 +275,8 @@ class _Runner:
 #: 2 MiB transposition table is then mapped and faulted in afresh, a third
 #: more CPU per solve. Its housekeeping is slowed down too: the defaults (a
 #: 20 ms tick, a stack sample of the running task every 10 ms, memory checks
-#: every 100 ms) cost several per cent of a core. And Dask keeps the last
+#: every 100 ms, the active memory manager every 2 s, which has no replicas
+#: to manage here) cost several per cent of a core. And Dask keeps the last
 #: 1,000 messages of each connection for debugging, so the client (which also
 #: hosts the local scheduler) would hold a thousand chunks' lines: a few are
 #: enough. The local cluster's workers get these; see the README for a
@@ -282,11 +284,20 @@ class _Runner:
 QUIET_DASK = {
     "distributed.admin.low-level-log-length": 10,
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
-    "distributed.admin.tick.interval": "1s",
-    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.tick.interval": "5s",
+    "distributed.admin.system-monitor.interval": "10s",
     "distributed.worker.profile.enabled": False,
-    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.worker.memory.monitor-interval": "5s",
+    "distributed.scheduler.active-memory-manager.start": False,
 }
+
+#: The local cluster's first workers are forked from the client, which has
+#: imported Dask and the jobs already: a spawned worker starts a fresh
+#: interpreter and imports them again (about 0.5 s of CPU a worker). Only
+#: the start-up forks: then the client runs no thread of its own and its
+#: main thread waits in Dask; a worker the nanny restarts later (one that
+#: died) is spawned, as Dask does by default.
+FORK_AT_START = {"distributed.worker.multiprocessing-method": "fork"}
 
 
 @contextlib.contextmanager
@@ -302,12 +313,14 @@ def _client(scheduler: str | None, workers: int | None):
             return
         n = workers or len(os.sched_getaffinity(0))
         # Ctrl-C on a terminal reaches the whole process group: the workers
-        # spawned now ignore it and the client stops them in order.
+        # started now ignore it and the client stops them in order.
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        _reset_signals_in_forks()
         try:
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                   silence_logs=logging.ERROR)
+            with dask.config.set(FORK_AT_START):
+                cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                       silence_logs=logging.ERROR)
         finally:
             signal.signal(signal.SIGINT, previous)
         with cluster, Client(cluster) as client:
@@ -324,6 +337,21 @@ def _client(scheduler: str | None, workers: int | None):
                 _quiet_dask_logs()
 
 
+def _worker_signals() -> None:
+    """In a worker forked from the client: Ctrl-C ignored (as above), SIGTERM kills.
+
+    A fork keeps the client's handlers: the SIGTERM one would only raise in
+    the worker's event loop, and the nanny stops a worker that hangs with it.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@functools.cache
+def _reset_signals_in_forks() -> None:
+    os.register_at_fork(after_in_child=_worker_signals)
+
+
 def _quiet_dask_logs() -> None:
     """Dask's logs at CRITICAL only, in this process (run on each worker too)."""
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
@@ -332,11 +360,20 @@ def _quiet_dask_logs() -> None:
 @contextlib.contextmanager
 def _progress(total: int | None, enabled: bool):
     """A records bar (done, rate, ETA) on stderr when it is a terminal."""
+    if not (enabled and sys.stderr.isatty()):
+        yield _NoBar()
+        return
     from tqdm import tqdm
 
-    with tqdm(total=total, unit=" records", file=sys.stderr, dynamic_ncols=True,
-              disable=not (enabled and sys.stderr.isatty())) as bar:
+    with tqdm(total=total, unit=" records", file=sys.stderr, dynamic_ncols=True) as bar:
         yield bar
+
+
+class _NoBar:
+    """No progress bar (and no tqdm to import)."""
+
+    def update(self, n: int) -> None:
+        pass
 
 
 def _hold_setting() -> tuple[str, int] | None:
