@@ -6,7 +6,8 @@
 ``run`` plays, on the same seeded pairs, cheat against rule and then hint
 against rule, appending every hand to ``cheat-rule.jsonl`` and
 ``hint-rule.jsonl`` as it is played (a long run can be stopped at any time
-and reported on). ``--first-pair`` continues a stopped run. ``report``
+and reported on). ``--first-pair`` continues a stopped run, and ``--only
+hint`` (or ``cheat``) plays one of the two matches. ``report``
 prints the statistics of both and the share of the rule-to-cheat gap that
 hint closes, on the pairs present in both files.
 """
@@ -34,6 +35,8 @@ def _path(out: str, a: str, b: str) -> str:
 def run(args: argparse.Namespace) -> None:
     os.makedirs(args.out, exist_ok=True)
     for a, b in RUNS:
+        if args.only and a != args.only:
+            continue
         with open(_path(args.out, a, b), "a", encoding="utf-8") as f:
             def sink(records, f=f):
                 for r in records:
@@ -74,6 +77,7 @@ def main() -> None:
     r.add_argument("--hint-deals", type=int, default=100)
     r.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     r.add_argument("--out", default="bench/results")
+    r.add_argument("--only", choices=[a for a, _ in RUNS], help="play only this match")
     r.set_defaults(fn=run)
     p = sub.add_parser("report")
     p.add_argument("--out", default="bench/results")

@@ -80,7 +80,9 @@ class HintServicer(service_grpc.HintServiceServicer):
                             context: grpc.aio.ServicerContext) -> service_pb.SolvePositionResponse:
         """Value, makes, seat to move, scored moves and an optimal line of one position."""
         def work(token: CancelToken) -> pb.Solution:
-            result = solve(_parse(request.position), best_only=request.best_only, token=token)
+            # threads=1: the pool's workers are the service's parallelism.
+            result = solve(_parse(request.position), best_only=request.best_only, token=token,
+                           threads=1)
             return convert.solution_to_proto(result)
 
         inline = INLINE_MIN_PLAYS <= len(request.position.plays) <= 28
@@ -92,7 +94,7 @@ class HintServicer(service_grpc.HintServiceServicer):
         """Null-window make-or-set answer for the request's bid (or the contract's)."""
         def work(token: CancelToken) -> service_pb.MakeOrSetResponse:
             result = make_or_set(_parse(request.position), request.bid or None,
-                                 exact=request.exact, token=token)
+                                 exact=request.exact, token=token, threads=1)
             return convert.make_or_set_to_proto(result)
 
         inline = INLINE_MIN_PLAYS <= len(request.position.plays) <= 28
@@ -115,7 +117,7 @@ class HintServicer(service_grpc.HintServiceServicer):
             except PositionError as exc:
                 return service_pb.PositionResult(
                     error=convert.position_error_to_proto(exc, f"positions[{index}]"))
-            result = solve(position, best_only=best_only, token=token)
+            result = solve(position, best_only=best_only, token=token, threads=1)
             return service_pb.PositionResult(solution=convert.solution_to_proto(result))
 
         async def batch(token: CancelToken) -> list[service_pb.PositionResult]:

@@ -3,7 +3,9 @@
 Every query goes through a `DealSolver`, which owns one search engine (and so
 one transposition table) for a deal and contract; positions of the same deal
 and contract reuse what earlier queries learned. A `DealSolver` may be shared
-by threads: a lock lets one call at a time use its engine.
+by threads: a lock lets one call at a time use its engine. With ``threads``
+above one, a query shares the position's moves out between that many threads,
+each with an engine of its own (see `solver.split`).
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, TypeVar, Union
 
+from . import split
 from . import tiles as T
 from ._core import Aborted, CancelToken, Engine
-from .errors import PositionError, SearchCancelled
+from .errors import ArgumentError, PositionError, SearchCancelled
 from .position import SEATS, Position
 
 PositionLike = Union[Position, Mapping[str, Any], str]
@@ -24,6 +27,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: The most log2 of the transposition table's entries (8 bytes each) an engine may use;
 #: it allocates what the tricks left need (1 MiB from the opening lead).
 DEFAULT_TT_BITS = 18
+
+
+def check_threads(threads: object) -> int | None:
+    """``threads`` as given when it is None (automatic) or a whole number >= 1."""
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"threads must be None or a whole number, not {type(threads).__name__}")
+    if threads < 1:
+        raise ArgumentError("threads", f"{threads} is not a thread count (1 or more; "
+                            f"None: automatic)")
+    return threads
 
 
 def as_position(position: PositionLike) -> Position:
@@ -90,27 +105,53 @@ class DealSolver:
     its engine and each call answers as if it were alone. A query that spans
     calls (`load` then `solve`, or `play` ... `undo`) must hold the lock
     itself: ``with solver.lock: solver.load(p); result = solver.solve()``.
+
+    ``threads``: how many threads one query may use (the value, a null-window
+    test, every move scored; a line is walked in one). 1 (the default) keeps
+    to the solver's engine, and node counts are then deterministic; N shares
+    the position's moves out between N threads, the caller's and N-1 helpers,
+    each with an engine of its own that the solver keeps (so N tables); None
+    (automatic) splits the scoring of every move (`solve`, `child_values`)
+    over every core the process may use when `split.SPLIT_MIN_TRICKS` or
+    more tricks are left, the token has no node budget and no other automatic
+    split holds the helper cores, and runs everything else in one thread.
+    Answers never depend on it; pass 1 when the caller runs searches in
+    parallel already.
+    Play through `play`/`undo`, not on ``engine``: the helper engines follow
+    the solver's moves.
     """
 
     position: Position
     token: CancelToken | None = None
     tt_bits: int = DEFAULT_TT_BITS
+    threads: int | None = 1
     engine: Engine = field(init=False, repr=False)
     lock: threading.RLock = field(init=False, repr=False, default_factory=threading.RLock)
+    #: Engines of the helper threads of split queries, made on first need.
+    helpers: list[Engine] = field(init=False, repr=False, default_factory=list)
 
     def __post_init__(self) -> None:
         p = self.position
+        check_threads(self.threads)
         self.engine = Engine(p.rules, p.active_seats, p.maximizer, p.scorer, self.tt_bits)
         self.engine.set_token(self.token)
+        self._deal = 0                   # bumped by load_deal: helpers clear their table
+        self._helper_deal: list[int] = []
         self.load(p)
+
+    def _set_state(self, state: tuple) -> None:
+        # What the engine was loaded with, and the plays since: the helpers are loaded alike.
+        self._state = state
+        self._plays: list[int] = []
+        self.engine.set_state(*state)
 
     @_locked
     def load(self, position: Position) -> None:
         """Point the engine at another position of the same deal and contract."""
         self.position = position
         p = position
-        self.engine.set_state(list(p.remaining), p.leader, list(p.trick), p.points, p.available,
-                              p.tricks_left)
+        self._set_state((list(p.remaining), p.leader, list(p.trick), p.points, p.available,
+                         p.tricks_left))
 
     @_locked
     def load_deal(self, position: Position) -> None:
@@ -124,6 +165,7 @@ class DealSolver:
                 or q.maximizer != p.maximizer or q.scorer != p.scorer):
             raise ValueError("load_deal needs the same declaration, doubles and declaring side")
         self.engine.clear()
+        self._deal += 1
         self.load(q)
 
     @_locked
@@ -134,17 +176,19 @@ class DealSolver:
         """
         p = self.position.with_plays([]) if self.position.plays else self.position
         self.position = p
-        self.engine.set_state(list(p.remaining), seat, [], 0, p.available, p.tricks_left)
+        self._set_state((list(p.remaining), seat, [], 0, p.available, p.tricks_left))
 
     @_locked
     def play(self, tile: int) -> None:
         """Play ``tile`` (an index) for the seat to move; the caller has checked it is legal."""
         self.engine.play(tile)
+        self._plays.append(tile)
 
     @_locked
     def undo(self) -> None:
         """Take back the last `play`."""
         self.engine.undo()
+        self._plays.pop()
 
     @_locked
     def legal(self) -> list[int]:
@@ -158,7 +202,8 @@ class DealSolver:
 
     @property
     def nodes(self) -> int:
-        return self.engine.nodes
+        """Nodes searched by the solver's engines in all (its helpers' included)."""
+        return self.engine.nodes + sum(h.nodes for h in self.helpers)
 
     def _run(self, fn, *args):
         try:
@@ -166,34 +211,123 @@ class DealSolver:
         except Aborted:
             raise SearchCancelled("search stopped before it finished") from None
 
+    # -- one query on several threads (see solver.split) ------------------------------------
+    def _tricks_left(self) -> int:
+        """Tricks left at the engine's position, the one being played included."""
+        played = len(self._state[2]) + len(self._plays)
+        return self._state[5] - played // len(self.position.active_seats)
+
+    def _thread_count(self, scoring: bool) -> int:
+        """How many threads the next query would use (``threads`` resolved).
+
+        Automatic (None) splits only the scoring of every move: an exact value
+        or a null-window test is mostly its first move's search, which one
+        thread does alone, and the tests of `solve(best_only=True)` run on a
+        helper's empty table (bench/README.md, "One search on both cores").
+        """
+        if self.threads == 1 or self.engine.finished:
+            return 1
+        if self.threads is not None:
+            return self.threads
+        if not scoring or (self.token is not None and self.token.node_budget is not None):
+            return 1  # a budget counts one engine's nodes: the search stays deterministic
+        return split.cores() if self._tricks_left() >= split.SPLIT_MIN_TRICKS else 1
+
+    def _helpers(self, count: int) -> list[Engine]:
+        """``count`` helper engines loaded with the solver's position (made on first need)."""
+        p = self.position
+        while len(self.helpers) < count:
+            self.helpers.append(Engine(p.rules, p.active_seats, p.maximizer, p.scorer,
+                                       self.tt_bits))
+            self._helper_deal.append(self._deal)
+        for i, helper in enumerate(self.helpers[:count]):
+            if self._helper_deal[i] != self._deal:
+                helper.clear()
+                self._helper_deal[i] = self._deal
+            helper.set_state(*self._state)
+            for tile in self._plays:
+                helper.play(tile)
+        return self.helpers[:count]
+
+    def _split(self, work: Callable, arg: int) -> split.Split | None:
+        """``work`` done on the position's moves by several threads, or None when this
+        query runs in one thread (``threads`` resolves to 1, or a single legal move)."""
+        threads = self._thread_count(work is split.score_moves)
+        if threads <= 1:
+            return None
+        moves = self.engine.legal()
+        threads = min(threads, len(moves))
+        if threads <= 1:
+            return None
+        claimed = 0
+        if self.threads is None:  # automatic: only helper cores nobody else has claimed
+            claimed = split.POOL.claim(threads - 1)
+            if not claimed:
+                return None
+            threads = claimed + 1
+        try:
+            job = split.Split([self.engine] + self._helpers(threads - 1), moves,
+                              self._is_max())
+            return self._run(split.run, job, work, arg, self.token)
+        finally:
+            split.POOL.release(claimed)
+            self.engine.set_token(self.token)
+
+    def _sure_bounds(self) -> tuple[int, int] | None:
+        # What the one-thread search settles at its first node, before any split.
+        return None if self.engine.finished else self.engine.sure_bounds()
+
     @_locked
     def value(self, guess: int = -1) -> int:
         """Exact value of the loaded position."""
+        if self._thread_count(False) > 1:
+            bounds = self._sure_bounds()
+            if bounds is not None and bounds[0] == bounds[1]:
+                return bounds[0]
+            job = self._split(split.exact_value, guess)
+            if job is not None:
+                return job.best
         return self._run(self.engine.exact, guess)
 
     @_locked
     def at_least(self, target: int) -> bool:
         """Null-window test of the loaded position: value >= target?"""
+        if self._thread_count(False) > 1:
+            bounds = self._sure_bounds()
+            if bounds is not None and (bounds[0] >= target or bounds[1] < target):
+                return bounds[0] >= target
+            job = self._split(split.at_least, target)
+            if job is not None:
+                # No move decided it: the maximiser reached nothing, or nothing fell short.
+                return job.answer if job.answer is not None else not job.is_max
         return self._run(self.engine.at_least, target)
 
-    def _is_max(self) -> bool:
-        seat = self.engine.to_move
+    def _is_max(self, engine: Engine | None = None) -> bool:
+        seat = (engine or self.engine).to_move
         return seat >= 0 and bool(self.position.maximizer[seat])
+
+    def _scored(self) -> tuple[list[tuple[int, int]], list[Engine]]:
+        """(tile, exact value) for every legal move, and the engine that searched each."""
+        job = self._split(split.score_moves, -1)
+        if job is None:
+            scored = self._run(self.engine.score_moves)
+            return scored, [self.engine] * len(scored)
+        return list(zip(job.moves, job.results)), [job.engines[i] for i in job.slot_of]
 
     @_locked
     def child_values(self) -> list[tuple[int, int]]:
         """(tile, exact value) for every legal move of the loaded position."""
-        return self._run(self.engine.score_moves)
+        return self._scored()[0]
 
     @_locked
     def child_is_optimal(self, tile: int, value: int) -> bool:
         """Does playing ``tile`` keep the position's exact ``value``?"""
         return self._child_is_optimal(tile, value)
 
-    def _child_is_optimal(self, tile: int, value: int) -> bool:
+    def _child_is_optimal(self, tile: int, value: int, engine: Engine | None = None) -> bool:
         # The caller holds the lock: the queries of a line take it once, not per probe.
-        engine = self.engine
-        is_max = self._is_max()
+        engine = engine or self.engine
+        is_max = self._is_max(engine)
         engine.play(tile)
         try:
             # Children of a max node are <= value, of a min node >= value.
@@ -205,17 +339,31 @@ class DealSolver:
     @_locked
     def optimal_line(self, value: int, first: int | None = None) -> list[int]:
         """One optimal line from the loaded position to the end of the hand."""
-        engine = self.engine
+        return self._line(self.engine, value, first)
+
+    def _line(self, engine: Engine, value: int, first: int | None) -> list[int]:
+        """The line, walked on ``engine`` (at the solver's position).
+
+        Each play is the first optimal tile in the engine's order, except that a
+        lead is the lowest-numbered optimal lead: the order of leads puts the
+        table's move first, and what the table holds depends on what the engine
+        searched before (and on how a split search shared the moves out), so
+        the line depends on neither.
+        """
         line: list[int] = []
+        seats = len(self.position.active_seats)
+        played = len(self._state[2]) + len(self._plays)
         try:
             while not engine.finished:
                 if first is not None and not line:
                     tile = first
                 else:
                     legal = engine.legal()
+                    if len(legal) > 1 and (played + len(line)) % seats == 0:
+                        legal.sort()
                     # A forced play keeps the value: only a choice needs a probe.
                     tile = legal[0] if len(legal) == 1 else next(
-                        t for t in legal if self._child_is_optimal(t, value))
+                        t for t in legal if self._child_is_optimal(t, value, engine))
                 engine.play(tile)
                 line.append(tile)
         finally:
@@ -231,13 +379,23 @@ class DealSolver:
             return SolveResult(p.points, p.makes(p.points), None, {}, [], self.nodes)
         if best_only:
             value = self.value()
-            scored = [(t, value) for t in self.engine.legal() if self._child_is_optimal(t, value)]
+            job = self._split(split.keeps_value, value)
+            if job is None:
+                scored = [(t, value) for t in self.engine.legal()
+                          if self._child_is_optimal(t, value)]
+                engines = [self.engine] * len(scored)
+            else:
+                kept = [i for i, k in enumerate(job.results) if k]
+                scored = [(job.moves[i], value) for i in kept]
+                engines = [job.engines[job.slot_of[i]] for i in kept]
         else:
-            scored = self._run(self.engine.score_moves)  # the best child's value is the position's
+            scored, engines = self._scored()  # the best child's value is the position's
         sign = -1 if self._is_max() else 1
-        scored.sort(key=lambda tv: (sign * tv[1], tv[0]))
+        order = sorted(range(len(scored)), key=lambda i: (sign * scored[i][1], scored[i][0]))
+        scored = [scored[i] for i in order]
         value = scored[0][1]
-        line = self.optimal_line(value, scored[0][0]) if with_line else []
+        # The line on the engine that searched its first play: its table knows the way.
+        line = self._line(engines[order[0]], value, scored[0][0]) if with_line else []
         return SolveResult(value=value, makes=p.makes(value), to_move=p.to_move,
                            moves={T.name_of(t): v for t, v in scored},
                            line=[T.name_of(t) for t in line], nodes=self.nodes)
@@ -255,15 +413,21 @@ class DealSolver:
 
 
 def solve(position: PositionLike, *, best_only: bool = False, with_line: bool = True,
-          token: CancelToken | None = None) -> SolveResult:
+          token: CancelToken | None = None, threads: int | None = None) -> SolveResult:
     """Exact double-dummy solution of a position.
 
     Returns the value, whether the contract makes, the seat to move, the
     value of every legal move (only the optimal ones with ``best_only``) and
     one optimal line to the end of the hand. Raises `PositionError` for bad
     input and `SearchCancelled` when ``token`` stops the search.
+
+    ``threads``: None (automatic) uses every core for positions with enough
+    tricks left (see `DealSolver`); pass 1 when the caller runs solves in
+    parallel itself. The answer is the same whatever the count.
     """
+    threads = check_threads(threads)
     solver, start = _kept_solver(as_position(position), token)
+    solver.threads = threads
     result = solver.solve(best_only, with_line)
     _keep(solver)
     result.nodes -= start
@@ -271,13 +435,17 @@ def solve(position: PositionLike, *, best_only: bool = False, with_line: bool = 
 
 
 def make_or_set(position: PositionLike, bid: int | None = None, *, exact: bool = False,
-                token: CancelToken | None = None) -> MakeOrSetResult:
+                token: CancelToken | None = None,
+                threads: int | None = None) -> MakeOrSetResult:
     """Does the declaring side make ``bid`` (default: the contract's)?
 
     Answered by a null-window search against the bid's target, which is
     faster than the exact value; ``exact=True`` also computes the value.
+    ``threads`` as for `solve`.
     """
+    threads = check_threads(threads)
     solver, start = _kept_solver(as_position(position), token)
+    solver.threads = threads
     result = solver.make_or_set(bid, exact)
     _keep(solver)
     result.nodes -= start

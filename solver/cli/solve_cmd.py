@@ -11,6 +11,21 @@ from ..solve import make_or_set, solve
 from .common import InputError, guarded, read_records, run_records
 
 
+def _threads(text: str) -> int:
+    """--threads: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is out of range (>= 1)")
+    return value
+
+
+THREADS_HELP = ("threads for one search (default: every core for positions with enough "
+                "tricks left, else 1)")
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("solve", help="exact value and every legal move's value",
                        description="Solve positions double-dummy: value, makes, every legal "
@@ -20,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--best-only", action="store_true", help="score only the optimal moves")
     p.add_argument("--svg", metavar="FILE", help="also draw each position as SVG, its moves "
                    "labelled with their values (the n-th of several: FILE-n.svg)")
+    p.add_argument("--threads", type=_threads, metavar="N", help=THREADS_HELP)
     p.set_defaults(run=run_solve)
 
     p = sub.add_parser("make-or-set", help="does the declaring side make the bid?",
@@ -28,6 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", nargs="?", help="position JSON, or JSON Lines (default: stdin)")
     p.add_argument("--bid", type=int, help="bid to test (default: the contract's)")
     p.add_argument("--json", action="store_true", help="one JSON object per position")
+    p.add_argument("--threads", type=_threads, metavar="N", help=THREADS_HELP)
     p.set_defaults(run=run_make_or_set)
 
 
@@ -47,24 +64,25 @@ def format_solution(position: Position, result) -> str:
 
 
 def solve_record(data, *, best_only: bool = False,
-                 picture: Callable[[Position, Any], None] | None = None
-                 ) -> tuple[dict, Callable[[], str]]:
+                 picture: Callable[[Position, Any], None] | None = None,
+                 threads: int | None = None) -> tuple[dict, Callable[[], str]]:
     """One position: (JSON answer, its text's renderer), for `t42 solve` and `t42 batch solve`.
 
     ``picture`` is called with the position and its solution (`t42 solve --svg`).
     """
     position = Position(data)
-    result = solve(position, best_only=best_only)
+    result = solve(position, best_only=best_only, threads=threads)
     if picture is not None:
         picture(position, result)
     return result.to_json(), lambda: format_solution(position, result)
 
 
-def make_or_set_record(data, *, bid: int | None = None) -> tuple[dict, Callable[[], str]]:
+def make_or_set_record(data, *, bid: int | None = None,
+                       threads: int | None = None) -> tuple[dict, Callable[[], str]]:
     """One position: (JSON answer, its text's renderer), for `t42 make-or-set` and
     `t42 batch make-or-set`."""
     position = Position(data)
-    result = make_or_set(position, bid)
+    result = make_or_set(position, bid, threads=threads)
     verdict = "makes" if result.makes else "is set"
     return result.to_json(), lambda: f"{position}\n\nBid {result.bid}: the declaring side {verdict}"
 
@@ -81,10 +99,12 @@ def run_solve(args: argparse.Namespace) -> int:
             raise InputError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
 
     return run_records(read_records(args.file), args.json, lambda data: solve_record(
-        data, best_only=args.best_only, picture=picture if args.svg else None))
+        data, best_only=args.best_only, picture=picture if args.svg else None,
+        threads=args.threads))
 
 
 @guarded
 def run_make_or_set(args: argparse.Namespace) -> int:
     return run_records(read_records(args.file), args.json,
-                       lambda data: make_or_set_record(data, bid=args.bid))
+                       lambda data: make_or_set_record(data, bid=args.bid,
+                                                       threads=args.threads))
