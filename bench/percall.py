@@ -2,7 +2,7 @@
 
 Helpers for bench/test_percall_bench.py; also runs alone and prints JSON:
 
-    python bench/percall.py solve|cli|cli-memory|server [--count N]
+    python bench/percall.py solve|cli|cli-memory|server|server-python [--count N]
 
 Every figure is given as CPU time (process_time, getrusage, /proc/PID/stat) as
 well as wall time: the machine is shared, so CPU time is the steadier measure.
@@ -125,8 +125,9 @@ def cli_peak_memory(positions: list[dict], workdir: str, total: int = 100_000) -
 
 
 def server_cpu_per_call(positions: list[dict], calls: int, concurrency: int = 8,
-                        workers: int = 2) -> dict:
-    """Server CPU per SolvePosition call (from /proc/PID/stat) minus in-process solve()."""
+                        workers: int = 2, processes: int = 2) -> dict:
+    """Server CPU per SolvePosition call (from /proc/PID/stat) minus in-process solve(), and
+    the load generator's own CPU per call (``processes`` client processes)."""
     from server.convert import position_from_json
     from server.launcher import ServerProcess
     from service_load import run_load
@@ -137,23 +138,128 @@ def server_cpu_per_call(positions: list[dict], calls: int, concurrency: int = 8,
     with ServerProcess("--workers", str(workers), "--max-queue", "64") as server:
         assert server.process is not None
         pid = server.process.pid
-        run_load(server.address, messages, calls=300, concurrency=concurrency, time_cap=60)
-        c0 = cpu_seconds(pid)
+        run_load(server.address, messages, calls=300, concurrency=concurrency, time_cap=60,
+                 processes=processes)
         report = run_load(server.address, messages, calls=calls, concurrency=concurrency,
-                          time_cap=300)
-        used = cpu_seconds(pid) - c0
-    per_call_ms = used / report.calls * 1000
+                          time_cap=300, server_pid=pid, processes=processes)
+    per_call_ms = report.server_cpu_ms_per_call
+    assert per_call_ms is not None
     out = {"calls": report.calls, "calls_per_s_wall": report.calls_per_s,
-           "server_cpu_ms_per_call": round(per_call_ms, 3), "codes": report.codes}
+           "server_cpu_ms_per_call": per_call_ms,
+           "client_cpu_ms_per_call": report.client_cpu_ms_per_call,
+           "client_processes": report.processes, "codes": report.codes,
+           "load_average": os.getloadavg()[0]}
     if inproc is not None:
         out["inprocess_solve_ms"] = round(inproc / 1000, 3)
         out["server_cpu_over_solve_ms"] = round(per_call_ms - inproc / 1000, 3)
     return out
 
 
+def service_python_per_call(positions: list[dict], repeat: int = 3) -> dict:
+    """The service's own Python per SolvePosition call, without gRPC: the interceptor-wrapped
+    handler, given the request's bytes and a stand-in for the call's context, on one thread
+    (best of ``repeat`` passes; CPU per call, and the same positions' in-process `solve()`)."""
+    import asyncio
+
+    from server.convert import position_from_json
+    from server.pool import SolverPool
+    from server.servicer import SERVICE_NAME, HintServicer
+    from server import telemetry
+    from server.telemetry import TelemetryInterceptor
+    from texas42.v1 import hint_service_pb2 as service_pb
+    from texas42.v1 import hint_service_pb2_grpc as service_grpc
+
+    class Context:  # what the handlers read of a grpc.aio context
+        def peer(self) -> str:
+            return "ipv4:127.0.0.1:50000"
+
+        def time_remaining(self) -> float:
+            return 30.0
+
+        def add_done_callback(self, callback) -> None:
+            self.callback = callback
+
+        def code(self) -> None:
+            return None
+
+        def cancelled(self) -> bool:
+            return False
+
+    class Details:
+        method = f"/{SERVICE_NAME}/SolvePosition"
+        invocation_metadata = ()
+
+    class Registry:  # receives the generated handlers
+        handlers: dict = {}
+
+        def add_generic_rpc_handlers(self, handlers) -> None:
+            pass
+
+        def add_registered_method_handlers(self, name, handlers) -> None:
+            self.handlers.update(handlers)
+
+    encoded = [service_pb.SolvePositionRequest(position=position_from_json(p))
+               .SerializeToString() for p in positions]
+    pool = SolverPool(2, 64)
+    registry = Registry()
+    service_grpc.add_HintServiceServicer_to_server(HintServicer(pool), registry)
+    handler = registry.handlers["SolvePosition"]
+    interceptor = TelemetryInterceptor(None)
+
+    async def continuation(_details):
+        return handler
+
+    async def one(raw: bytes) -> None:
+        served = await interceptor.intercept_service(continuation, Details())
+        context = Context()
+        if served.unary_unary is not None:
+            answer = await served.unary_unary(served.request_deserializer(raw), context)
+        else:  # a stream-request wrapper
+            async def requests():
+                yield raw
+            answer = await served.stream_unary(requests(), context)
+        served.response_serializer(answer)
+        getattr(context, "callback", lambda _c: None)(context)
+
+    async def passes() -> float:
+        best = float("inf")
+        for raw in encoded[:50]:
+            await asyncio.create_task(one(raw))
+        for _ in range(repeat):
+            c0 = time.process_time()
+            for raw in encoded:
+                await asyncio.create_task(one(raw))  # each call in a task, as in grpc.aio
+            best = min(best, time.process_time() - c0)
+        return best
+
+    import logging
+    logger = logging.getLogger("t42.server")
+    with open(os.devnull, "w") as devnull:
+        # Log lines are written as `t42 serve` writes them, to /dev/null.
+        log_handler = logging.StreamHandler(devnull)
+        logger.addHandler(log_handler)
+        logger.setLevel(logging.INFO)
+        direct = getattr(telemetry, "write_lines_to", None)  # absent before this round
+        if direct:
+            direct(devnull)
+        try:
+            used = asyncio.run(passes())
+        finally:
+            if direct:
+                direct(None)
+            logger.removeHandler(log_handler)
+            pool.shutdown()
+    n = len(positions)
+    inproc = solve_whole_call(positions, repeat)["cpu_us_per_call"]
+    return {"calls": n, "service_python_us_per_call": round(used / n * 1e6, 1),
+            "inprocess_solve_us": inproc,
+            "over_solve_us": round(used / n * 1e6 - inproc, 1)}
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["solve", "cli", "cli-memory", "server"])
+    parser.add_argument("what", choices=["solve", "cli", "cli-memory", "server",
+                                         "server-python"])
     parser.add_argument("--count", type=int, default=2000)
     args = parser.parse_args(argv)
     import tempfile
@@ -165,6 +271,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             result = cli_lines_per_s(positions, tmp, args.count)
         elif args.what == "cli-memory":
             result = cli_peak_memory(positions, tmp, args.count)
+        elif args.what == "server-python":
+            result = service_python_per_call(positions)
         else:
             result = server_cpu_per_call(positions, args.count)
     print(json.dumps(result))

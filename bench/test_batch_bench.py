@@ -92,7 +92,7 @@ def test_overhead_on_one_core(benchmark, deals_file, tmp_path):
 
     The target is on the wall clock: both runs share that core with whatever
     else runs there. The CPU time of the whole process tree is printed too;
-    Dask's housekeeping (about 8 ms a second in all, idle) makes it grow with
+    Dask's housekeeping (about 6 ms a second in all, idle) makes it grow with
     the wall clock, so a loaded machine inflates it.
     """
     core = {min(os.sched_getaffinity(0))}

@@ -14,18 +14,19 @@ import os
 import signal
 import sys
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
 
 from .http_app import start_http
 from .pool import SolverPool, default_workers, hold_file_from_environment
 from .servicer import SERVICE_NAME, HintServicer
-from .telemetry import MAX_REQUEST_BYTES, Metrics, TelemetryInterceptor, log_event
+from .telemetry import (MAX_REQUEST_BYTES, Metrics, TelemetryInterceptor, log_event,
+                        write_lines_to)
 
 DEFAULT_PORT = 50051
 DEFAULT_MAX_QUEUE = 64
@@ -49,6 +50,26 @@ class ServerError(Exception):
     """The server could not start (for example, the address is in use)."""
 
 
+class _GenericHandlersOnly:
+    """Adds a service's handlers to the server as a generic handler only.
+
+    The generated ``add_*_to_server`` functions also register every method by
+    name; grpc.aio then keeps one pending "next call" per registered method and,
+    for every call that arrives, waits on all of them at once (an
+    ``asyncio.wait`` over a dozen futures). Served as generic handlers, every
+    call arrives through one future; the methods are the same.
+    """
+
+    def __init__(self, server: grpc.aio.Server) -> None:
+        self._server = server
+
+    def add_generic_rpc_handlers(self, handlers: Any) -> None:
+        self._server.add_generic_rpc_handlers(handlers)
+
+    def add_registered_method_handlers(self, service: str, handlers: Any) -> None:
+        pass  # the same handlers came through add_generic_rpc_handlers
+
+
 def _configure_logging() -> None:
     logger = logging.getLogger("t42.server")
     if not logger.handlers:
@@ -57,6 +78,7 @@ def _configure_logging() -> None:
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
         logger.propagate = False
+        write_lines_to(sys.stderr)  # our own handler: lines go straight to it
 
 
 async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> None:
@@ -73,11 +95,12 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
                  ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)],
     )
     servicer = HintServicer(pool)
-    service_grpc.add_HintServiceServicer_to_server(servicer, server)
+    generic = _GenericHandlersOnly(server)
+    service_grpc.add_HintServiceServicer_to_server(servicer, generic)
     health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, generic)
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(reflection.aio.ReflectionServicer(
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)), generic)
     address = f"{config.host}:{config.port}"
     try:
         port = server.add_insecure_port(address)

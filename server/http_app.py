@@ -16,6 +16,7 @@ event loop and over the same `SolverPool`:
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import mimetypes
@@ -39,7 +40,8 @@ from texas42.v1 import hint_service_connect, hint_service_pb2
 
 from .servicer import SERVICE_NAME, HintServicer
 # One request size limit for both transports.
-from .telemetry import MAX_REQUEST_BYTES, Metrics, log_event
+from . import status
+from .telemetry import MAX_REQUEST_BYTES, Metrics, log_rpc
 
 #: gRPC status metadata key holding the rich google.rpc.Status (details).
 _STATUS_DETAILS_KEY = "grpc-status-details-bin"
@@ -155,9 +157,14 @@ class ConnectHintService:
                     self._metrics.in_flight.labels(method).dec()
                     self._metrics.calls.labels(method, code).inc()
                     self._metrics.latency.labels(method).observe(latency)
-                log_event("rpc", method=method, code=code, latency_ms=round(latency * 1000, 3),
-                          peer=context.peer(), transport="connect")
+                log_rpc(method, code, latency, context.peer(), transport="connect")
         return call
+
+
+def _connect_detail(packed: Any) -> dict[str, str]:
+    """A google.protobuf.Any as an error detail of the Connect protocol (unpadded base64)."""
+    return {"type": packed.type_url.rsplit("/", 1)[-1],
+            "value": base64.b64encode(packed.value).decode().rstrip("=")}
 
 
 def _web_file(name: str) -> Optional[bytes]:
@@ -175,12 +182,14 @@ class HttpApp:
         self.connect = hint_service_connect.HintServiceASGIApplication(
             ConnectHintService(servicer, metrics), read_max_bytes=MAX_REQUEST_BYTES)
         self.serving = True
+        self.metrics = metrics
         self._inputs = {f"{self.connect.path}/{m.name}": GetMessageClass(m.input_type)
                         for m in _SERVICE.methods}
 
     async def _connect_call(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Hand a call to the Connect runtime, answering a body that is not a request
-        message with ``invalid_argument`` (the runtime would call it ``unknown``)."""
+        message with ``invalid_argument`` (the runtime would call it ``unknown``) and one
+        over `MAX_REQUEST_BYTES` with ``resource_exhausted``, as the gRPC face does."""
         message_class = self._inputs.get(scope["path"])
         headers = dict(scope.get("headers", ()))
         content_type = headers.get(b"content-type", b"").split(b";")[0].strip()
@@ -189,20 +198,31 @@ class HttpApp:
                 content_type not in (b"application/json", b"application/proto"):
             await self.connect(scope, receive, send)
             return
-        body = b""
+        start, received = time.monotonic(), bytearray()
         while True:
             event = await receive()
-            body += event.get("body", b"")
-            if not event.get("more_body") or len(body) > MAX_REQUEST_BYTES:
+            received += event.get("body", b"")
+            if not event.get("more_body") or len(received) > MAX_REQUEST_BYTES:
                 break
+        body, method = bytes(received), scope["path"]
+        if len(body) > MAX_REQUEST_BYTES:
+            await self._refuse(scope, send, method, start, "too_large", 429, {
+                "code": "resource_exhausted",
+                "message": f"request over the {MAX_REQUEST_BYTES} byte limit"})
+            return
         try:
             if content_type == b"application/json":
                 json_format.Parse(body, message_class())
             else:
                 message_class.FromString(body)
         except (json_format.ParseError, DecodeError, UnicodeDecodeError) as exc:
-            error = {"code": "invalid_argument", "message": f"bad request message: {exc}"}
-            await _respond(send, 400, json.dumps(error).encode(), "application/json")
+            # The gRPC face's status: a short quotation of the parser's message, and the
+            # UNDECODABLE_REQUEST reason (protobuf's message can hold a whole bad value).
+            rich = status.undecodable_request(str(exc))
+            await self._refuse(scope, send, method, start, "undecodable", 400, {
+                "code": "invalid_argument", "message": rich.details,
+                "details": [_connect_detail(d) for d in status_pb2.Status.FromString(
+                    dict(rich.trailing_metadata)[_STATUS_DETAILS_KEY]).details]})
             return
         replayed = False
 
@@ -214,6 +234,21 @@ class HttpApp:
             return {"type": "http.request", "body": body, "more_body": False}
 
         await self.connect(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, send: Send, method: str, start: float, reason: str,
+                      http_status: int, error: dict[str, Any]) -> None:
+        """Answer a request refused before its handler ran (a Connect error), counted and
+        logged as the gRPC face counts and logs its own (before the answer is sent)."""
+        code = error["code"].upper()
+        latency = time.monotonic() - start
+        if self.metrics:
+            self.metrics.rejected.labels(method, reason).inc()
+            self.metrics.calls.labels(method, code).inc()
+            self.metrics.latency.labels(method).observe(latency)
+        client = scope.get("client")
+        log_rpc(method, code, latency, f"{client[0]}:{client[1]}" if client else "",
+                rejected=reason, transport="connect")
+        await _respond(send, http_status, json.dumps(error).encode(), "application/json")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

@@ -16,12 +16,12 @@ it is (a cancelled token stops it at once).
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Protocol, TypeVar
+from typing import Callable, Optional, Protocol, TypeVar
 
 import grpc
 
@@ -58,7 +58,7 @@ class Overloaded(Exception):
 class SolverPool:
     """Worker threads plus admission control; one instance per server.
 
-    Only the event loop thread calls `admit`, so a plain counter is safe.
+    Only the event loop thread calls `admit` and `release`, so a plain counter is safe.
     """
 
     def __init__(self, workers: int, max_queue: int,
@@ -78,22 +78,22 @@ class SolverPool:
         """Calls admitted at most at once: one per worker plus the wait queue."""
         return self.workers + self.max_queue
 
-    @contextlib.contextmanager
-    def admit(self) -> Iterator[None]:
-        """Hold one admission slot for the duration of a call, or raise `Overloaded`."""
+    def admit(self) -> None:
+        """Take one admission slot for the duration of a call (give it back with `release`),
+        or raise `Overloaded`."""
         if self.admitted >= self.capacity:
             raise Overloaded(f"all {self.workers} workers busy and {self.max_queue} calls waiting")
         self.admitted += 1
-        try:
-            yield
-        finally:
-            self.admitted -= 1
+
+    def release(self) -> None:
+        """Give back a slot taken by `admit`."""
+        self.admitted -= 1
 
     async def run(self, fn: Callable[[], T], token: CancelToken) -> T:
         """Run ``fn`` on a worker; if this coroutine is cancelled, stop the search too."""
         if self.hold_file is not None:
             fn = _held(fn, self.hold_file, token)
-        job = self._observed(fn) if self.observer is not None else fn
+        job = functools.partial(self._observed, fn) if self.observer is not None else fn
         future = asyncio.get_running_loop().run_in_executor(self._executor, job)
         try:
             return await future
@@ -101,36 +101,45 @@ class SolverPool:
             token.cancel()  # the worker thread is still searching: free it
             raise
 
-    def run_inline(self, fn: Callable[[], T], token: CancelToken) -> T:
-        """Run a job too small to hand off (see servicer.INLINE_MIN_PLAYS) on the calling
+    def run_inline(self, fn: Callable[[], T]) -> T:
+        """Run a job too small to hand off (see servicer.INLINE_MAX_TRICKS) on the calling
         thread, observed as a worker's job. Only without a hold file (tests hold every job
         on a worker, which must not stop the event loop).
         """
         if self.hold_file is not None:
             raise RuntimeError("with a hold file every job runs on a worker")
-        job = self._observed(fn) if self.observer is not None else fn
-        return job()
+        return self._observed(fn) if self.observer is not None else fn()
 
-    def _observed(self, fn: Callable[[], T]) -> Callable[[], T]:
+    def check(self, fn: Callable[[], T]) -> T:
+        """Run the input check that comes before a job (parsing) on the calling thread; when
+        it fails, that is the call's job, finished as ``bad_input`` (or ``error``)."""
+        try:
+            return fn()
+        except BaseException as exc:
+            if self.observer is not None:
+                self.observer.job_started()
+                self.observer.job_finished("bad_input" if isinstance(exc, PositionError)
+                                           else "error")
+            raise
+
+    def _observed(self, fn: Callable[[], T]) -> T:
+        """``fn()``, reported to the observer as a job."""
         observer = self.observer
         assert observer is not None
-
-        def job() -> T:
-            observer.job_started()
-            outcome = "error"
-            try:
-                result = fn()
-                outcome = "ok"
-                return result
-            except SearchCancelled:
-                outcome = "cancelled"
-                raise
-            except PositionError:
-                outcome = "bad_input"
-                raise
-            finally:
-                observer.job_finished(outcome)
-        return job
+        observer.job_started()
+        outcome = "error"
+        try:
+            result = fn()
+            outcome = "ok"
+            return result
+        except SearchCancelled:
+            outcome = "cancelled"
+            raise
+        except PositionError:
+            outcome = "bad_input"
+            raise
+        finally:
+            observer.job_finished(outcome)
 
     def shutdown(self) -> None:
         """Wait for the workers to finish (searches already cancelled stop at once)."""

@@ -54,10 +54,10 @@ class BadRequest(Exception):
         self.field, self.reason, self.code = field, reason, code
 
 
-#: Positions with at least this many plays (at most 2 tricks left with 4 players, 1 with 3;
-#: a hand has at most 28) are solved on the event loop's thread: parsing and searching one
-#: takes less than handing the job to a worker thread and back.
-INLINE_MIN_PLAYS = 20
+#: Positions with at most this many tricks left (the one being played included) are solved
+#: on the event loop's thread: searching one takes less than handing the job to a worker
+#: thread and back (a few nodes, tens of microseconds).
+INLINE_MAX_TRICKS = 2
 
 
 def _parse(message: pb.Position) -> Position:
@@ -79,26 +79,28 @@ class HintServicer(service_grpc.HintServiceServicer):
     async def SolvePosition(self, request: service_pb.SolvePositionRequest,
                             context: grpc.aio.ServicerContext) -> service_pb.SolvePositionResponse:
         """Value, makes, seat to move, scored moves and an optimal line of one position."""
-        def work(token: CancelToken) -> pb.Solution:
-            # threads=1: the pool's workers are the service's parallelism.
-            result = solve(_parse(request.position), best_only=request.best_only, token=token,
-                           threads=1)
-            return convert.solution_to_proto(result)
+        best_only = request.best_only
 
-        inline = INLINE_MIN_PLAYS <= len(request.position.plays) <= 28
-        solution = await self._solve_call(context, lambda token: self._run(work, token, inline))
+        def work(position: Position, token: CancelToken) -> pb.Solution:
+            # threads=1: the pool's workers are the service's parallelism.
+            return convert.solution_to_proto(solve(position, best_only=best_only, token=token,
+                                                   threads=1))
+
+        solution = await self._solve_call(
+            context, lambda token: self._run_on_position(request.position, work, token))
         return service_pb.SolvePositionResponse(solution=solution)
 
     async def MakeOrSet(self, request: service_pb.MakeOrSetRequest,
                         context: grpc.aio.ServicerContext) -> service_pb.MakeOrSetResponse:
         """Null-window make-or-set answer for the request's bid (or the contract's)."""
-        def work(token: CancelToken) -> service_pb.MakeOrSetResponse:
-            result = make_or_set(_parse(request.position), request.bid or None,
-                                 exact=request.exact, token=token, threads=1)
-            return convert.make_or_set_to_proto(result)
+        bid, exact = request.bid or None, request.exact
 
-        inline = INLINE_MIN_PLAYS <= len(request.position.plays) <= 28
-        return await self._solve_call(context, lambda token: self._run(work, token, inline))
+        def work(position: Position, token: CancelToken) -> service_pb.MakeOrSetResponse:
+            return convert.make_or_set_to_proto(make_or_set(position, bid, exact=exact,
+                                                            token=token, threads=1))
+
+        return await self._solve_call(
+            context, lambda token: self._run_on_position(request.position, work, token))
 
     async def SolvePositions(self, request: service_pb.SolvePositionsRequest,
                              context: grpc.aio.ServicerContext
@@ -194,12 +196,24 @@ class HintServicer(service_grpc.HintServiceServicer):
 
     # ------------------------------------------------------- shared machinery
 
-    async def _run(self, work: Callable[[CancelToken], T], token: CancelToken,
-                   inline: bool = False) -> T:
-        """``work`` on a worker thread, or right here when ``inline`` (a tiny search)."""
-        if inline and self.pool.hold_file is None:
-            return self.pool.run_inline(lambda: work(token), token)
+    async def _run(self, work: Callable[[CancelToken], T], token: CancelToken) -> T:
+        """``work`` on a worker thread."""
         return await self.pool.run(lambda: work(token), token)
+
+    async def _run_on_position(self, message: pb.Position,
+                               work: Callable[[Position, CancelToken], T],
+                               token: CancelToken) -> T:
+        """Parse ``message`` here, then run ``work`` on it: right here when the position
+        has at most `INLINE_MAX_TRICKS` tricks left (a tiny search: handing it to a worker
+        and back would cost more than the search), else on a worker thread.
+
+        Parsing holds the GIL wherever it runs, so it costs the workers nothing to do it
+        on the event loop's thread; a bad position is counted as a ``bad_input`` job.
+        """
+        position = self.pool.check(lambda: _parse(message))
+        if position.tricks_left <= INLINE_MAX_TRICKS and self.pool.hold_file is None:
+            return self.pool.run_inline(lambda: work(position, token))
+        return await self.pool.run(lambda: work(position, token), token)
 
     async def _solve_call(self, context: grpc.aio.ServicerContext,
                           body: Callable[[CancelToken], Awaitable[T]], *,
@@ -211,13 +225,15 @@ class HintServicer(service_grpc.HintServiceServicer):
         """
         deadline = CallDeadline.of(context)
         try:
-            with self.pool.admit():
+            self.pool.admit()
+            try:
                 token = token_for(context, deadline)
-                try:
-                    return await body(token)
-                except asyncio.CancelledError:
-                    token.cancel()
-                    raise
+                return await body(token)
+            except asyncio.CancelledError:
+                token.cancel()
+                raise
+            finally:
+                self.pool.release()
         except Overloaded as exc:
             failure = grpc.StatusCode.RESOURCE_EXHAUSTED, f"server busy: {exc}"
         except PositionError as exc:

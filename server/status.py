@@ -11,6 +11,8 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from solver.errors import quoted
+
 #: ErrorInfo domain of every reason code this service sends.
 ERROR_DOMAIN = "texas42.v1"
 
@@ -36,6 +38,8 @@ def undecodable_request(detail: str) -> grpc.Status:
     info = error_details_pb2.ErrorInfo(reason="UNDECODABLE_REQUEST", domain=ERROR_DOMAIN)
     packed = any_pb2.Any()
     packed.Pack(info)
-    message = "request cannot be decoded" + (f": {detail}" if detail else "")
+    # The decoder's message can hold a whole bad value (a field name, an enum string):
+    # quote a short prefix of it.
+    message = "request cannot be decoded" + (f": {quoted(detail)}" if detail else "")
     status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[packed])
     return rpc_status.to_status(status)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import inspect
 import json
 import logging
+import threading
 import time
-from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, NoReturn, Optional
+from typing import Any, Awaitable, Callable, NoReturn, Optional, TextIO
 
 import grpc
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
@@ -32,9 +33,59 @@ LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
                    30.0)
 
 
+class _LineSink:
+    """Where log lines go: the ``t42.server`` logger, or straight to a stream.
+
+    `t42 serve` owns its stderr, so it writes each line itself (a preformatted
+    string and one write): going through `logging` (a LogRecord, handler
+    lookup, formatting) cost about 12 us a line, a fifth of a small call's
+    Python. An application that configured the logger keeps getting records.
+    """
+
+    def __init__(self) -> None:
+        self.stream: Optional[TextIO] = None
+        self.lock = threading.Lock()  # lines also come from worker threads
+
+    def write(self, line: str) -> None:
+        stream = self.stream
+        if stream is None:
+            log.info(line)
+            return
+        with self.lock:
+            stream.write(line + "\n")
+            stream.flush()
+
+
+_sink = _LineSink()
+
+
+def write_lines_to(stream: Optional[TextIO]) -> None:
+    """Write log lines straight to ``stream`` (None: through the ``t42.server`` logger)."""
+    _sink.stream = stream
+
+
 def log_event(event: str, **fields: Any) -> None:
     """Write one JSON log line (``{"event": ..., ...}``) to the server log."""
-    log.info(json.dumps({"ts": round(time.time(), 3), "event": event, **fields}))
+    _sink.write(json.dumps({"ts": round(time.time(), 3), "event": event, **fields}))
+
+
+@functools.lru_cache(maxsize=4096)
+def _json_string(text: str) -> str:
+    """A JSON string literal; methods and peers repeat from call to call."""
+    return json.dumps(text)
+
+
+def log_rpc(method: str, code: str, latency_s: float, peer: str,
+            rejected: Optional[str] = None, transport: Optional[str] = None) -> None:
+    """The ``rpc`` log line of one call (as `log_event` would write it, built by hand)."""
+    line = (f'{{"ts": {time.time():.3f}, "event": "rpc", "method": {_json_string(method)}, '
+            f'"code": "{code}", "latency_ms": {latency_s * 1000:.3f}, '
+            f'"peer": {_json_string(peer)}')
+    if rejected:
+        line += f', "rejected": "{rejected}"'
+    if transport:
+        line += f', "transport": "{transport}"'
+    _sink.write(line + "}")
 
 
 class Metrics:
@@ -58,6 +109,9 @@ class Metrics:
                                 "handler ran, by method and reason: undecodable (INVALID_ARGUMENT), "
                                 "too_large (over 4 MiB: RESOURCE_EXHAUSTED).",
                                 ["method", "reason"], registry=self.registry)
+        # Series looked up once: ``labels()`` takes a lock and builds a key at every call.
+        self._jobs_of = {outcome: self.jobs.labels(outcome)
+                         for outcome in ("ok", "bad_input", "cancelled", "error")}
 
     def job_started(self) -> None:
         """A worker thread took a job (called from the worker)."""
@@ -66,7 +120,7 @@ class Metrics:
     def job_finished(self, outcome: str) -> None:
         """A worker thread finished a job with ``outcome`` (called from the worker)."""
         self.busy_workers.dec()
-        self.jobs.labels(outcome).inc()
+        self._jobs_of[outcome].inc()
 
     def serve_http(self, host: str, port: int) -> int:
         """Expose ``/metrics`` over HTTP on a daemon thread; returns the bound port."""
@@ -94,32 +148,70 @@ def _status_after(context: grpc.aio.ServicerContext, error: Optional[BaseExcepti
 _CODE_NAMES = {c.value[0]: c.name for c in grpc.StatusCode}
 
 
-@dataclass
 class _Call:
-    """What is known of a call when it starts (read while the call is alive)."""
+    """One call as the interceptor sees it: known from its start, completed by its handler."""
 
-    method: str
-    peer: str
-    deadline: CallDeadline
-    rejected: Optional[str] = None  # why the request was refused before any handler ran
+    __slots__ = ("method", "start", "peer", "deadline", "rejected", "reached_handler")
+
+    def __init__(self, method: str) -> None:
+        self.method = method
+        self.start = time.monotonic()
+        self.peer = ""
+        self.deadline: Optional[CallDeadline] = None
+        self.rejected: Optional[str] = None  # why the request was refused before any handler ran
+        self.reached_handler = False
+
+    def attach(self, context: grpc.aio.ServicerContext) -> None:
+        """Read what the context knows (while the call is alive: its C-level parts go at the end)."""
+        self.reached_handler = True
+        self.peer = context.peer()
+        self.deadline = CallDeadline.of(context)
+
+
+class _Undecodable:
+    """What a request deserializer gives for bytes that are not a request message."""
+
+    __slots__ = ("detail",)
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+
+
+def _safe_decoder(decode: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
+    """``decode`` that returns an `_Undecodable` instead of raising (gRPC would say UNKNOWN)."""
+    def safe_decode(raw: bytes) -> Any:
+        try:
+            return decode(raw)
+        except Exception as exc:  # DecodeError, or whatever a deserializer raises
+            return _Undecodable(f"{exc}")
+    return safe_decode
 
 
 class TelemetryInterceptor(grpc.aio.ServerInterceptor):
     """Logs and measures every call, whatever its streaming shape.
 
-    It also receives and decodes the requests itself, so that a request that
-    cannot be decoded, or that is over the size limit, is logged and counted
-    like any other call (gRPC would otherwise refuse it before any handler or
-    interceptor code runs). A unary request is read as a one-message stream:
-    when no message arrives and the call is still alive, the transport refused
-    it as over `MAX_REQUEST_BYTES` (RESOURCE_EXHAUSTED). A message that does
-    not decode gets INVALID_ARGUMENT with the ErrorInfo reason
-    ``UNDECODABLE_REQUEST``.
+    Requests that cannot be decoded, or that are over the size limit, are
+    logged and counted like any other call (gRPC would otherwise refuse them
+    before any handler or interceptor code runs):
+
+    - unary-unary methods (every RPC of the hint service: the hot path) keep
+      their shape, with a deserializer that returns an `_Undecodable` marker
+      instead of raising; a request over `MAX_REQUEST_BYTES` never reaches the
+      handler at all, so the call's task, which this interceptor runs in, is
+      watched: a call that ends without reaching its handler was refused by
+      the transport (RESOURCE_EXHAUSTED).
+    - the other shapes (health's Watch, reflection) read their requests as a
+      stream of raw bytes and decode them here; no message on a live call
+      means the transport refused it as too large.
+
+    A message that does not decode gets INVALID_ARGUMENT with the ErrorInfo
+    reason ``UNDECODABLE_REQUEST``.
     """
 
     def __init__(self, metrics: Optional[Metrics]) -> None:
         self.metrics = metrics
-        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
+        # method -> (handler as registered, handler served, whether it is unary-unary)
+        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler, bool]] = {}
         self._series_of: dict[tuple[int, tuple[str, ...]], Any] = {}
 
     async def intercept_service(
@@ -131,30 +223,73 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
             return handler
         method = handler_call_details.method
         cached = self._wrapped.get(method)
-        if cached is not None and cached[0] is handler:
-            return cached[1]
-        wrapped = handler
+        if cached is None or cached[0] is not handler:
+            cached = self._wrapped[method] = (handler, *self._wrap_handler(method, handler))
+        if cached[2]:
+            # This coroutine runs in the call's own task (grpc.aio runs the interceptors and
+            # then the handler in it): its end tells whether the handler was ever reached.
+            call = _Call(method)
+            _CURRENT_CALL.set(call)
+            task = asyncio.current_task()
+            if task is not None:
+                task.add_done_callback(functools.partial(self._after_task, call))
+        return cached[1]
+
+    def _wrap_handler(self, method: str,
+                      handler: grpc.RpcMethodHandler) -> tuple[grpc.RpcMethodHandler, bool]:
+        """The handler served for ``method`` (fixed per method), and whether it is unary-unary."""
         decode = handler.request_deserializer or _identity
-        for kind in ("unary_unary", "unary_stream", "stream_unary", "stream_stream"):
+        if handler.unary_unary is not None:
+            return grpc.unary_unary_rpc_method_handler(
+                self._wrap_unary(method, handler.unary_unary),
+                request_deserializer=_safe_decoder(decode),
+                response_serializer=handler.response_serializer), True
+        for kind in ("unary_stream", "stream_unary", "stream_stream"):
             behavior = getattr(handler, kind)
             if behavior is None:
                 continue
-            streaming_response = kind.endswith("_stream")
             if kind.startswith("unary_"):
                 behavior = self._read_one(method, behavior, decode)
             else:
                 behavior = self._read_each(method, behavior, decode)
-            # Requests always arrive as a stream of raw bytes, decoded above.
-            factory = grpc.stream_stream_rpc_method_handler if streaming_response \
+            # Requests arrive as a stream of raw bytes, decoded above.
+            factory = grpc.stream_stream_rpc_method_handler if kind.endswith("_stream") \
                 else grpc.stream_unary_rpc_method_handler
-            wrapped = factory(self._wrap(method, behavior),
-                              request_deserializer=None,
-                              response_serializer=handler.response_serializer)
-            break
-        self._wrapped[method] = (handler, wrapped)  # handlers are fixed per method
-        return wrapped
+            return factory(self._wrap(method, behavior), request_deserializer=None,
+                           response_serializer=handler.response_serializer), False
+        return handler, False
 
-    # ------------------------------------------------------- request decoding
+    # -------------------------------------------------------- unary-unary calls
+
+    def _wrap_unary(self, method: str, behavior: Callable[..., Any]) -> Callable[..., Any]:
+        async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            call = _CURRENT_CALL.get()
+            if call is None or call.method != method:  # not through intercept_service
+                call = _Call(method)
+                _CURRENT_CALL.set(call)
+            self._begin(call, context)
+            error = None
+            try:
+                if type(request) is _Undecodable:
+                    await self._reject(method, context, "undecodable", request.detail)
+                return await behavior(request, context)
+            except BaseException as exc:
+                error = exc
+                raise
+            finally:
+                self._end(call, context, error)
+        return unary
+
+    def _after_task(self, call: _Call, _task: "asyncio.Task[Any]") -> None:
+        """The call's task ended: if its handler never ran, the transport refused the request."""
+        if call.reached_handler:
+            return
+        call.rejected = "too_large"
+        if self.metrics:
+            self.metrics.rejected.labels(call.method, "too_large").inc()
+        self._record(call, "RESOURCE_EXHAUSTED", time.monotonic() - call.start)
+
+    # ------------------------------------------- request decoding (other shapes)
 
     def _read_one(self, method: str, behavior: Callable[..., Any],
                   decode: Callable[[bytes], Any]) -> Callable[..., Any]:
@@ -215,7 +350,7 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
         if reason == "too_large":
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                 f"request over the {MAX_REQUEST_BYTES} byte limit")
-        rich = status.undecodable_request(detail[:200])
+        rich = status.undecodable_request(detail)
         await context.abort(rich.code, rich.details, rich.trailing_metadata)
         raise AssertionError("unreachable: abort raises")
 
@@ -225,7 +360,9 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
         # A streaming response comes from an async generator, or from context.write().
         if inspect.isasyncgenfunction(behavior):
             async def streaming(requests: Any, context: grpc.aio.ServicerContext) -> Any:
-                call, error = self._begin(method, context), None
+                call, error = _Call(method), None
+                _CURRENT_CALL.set(call)  # each call runs in a task of its own: a context of its own
+                self._begin(call, context)
                 try:
                     async for response in behavior(requests, context):
                         yield response
@@ -237,7 +374,9 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
             return streaming
 
         async def unary(requests: Any, context: grpc.aio.ServicerContext) -> Any:
-            call, error = self._begin(method, context), None
+            call, error = _Call(method), None
+            _CURRENT_CALL.set(call)
+            self._begin(call, context)
             try:
                 return await behavior(requests, context)
             except BaseException as exc:
@@ -256,24 +395,25 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
             series = self._series_of[key] = metric.labels(*labels)
         return series
 
-    def _begin(self, method: str, context: grpc.aio.ServicerContext) -> _Call:
+    def _begin(self, call: _Call, context: grpc.aio.ServicerContext) -> None:
+        call.attach(context)
         if self.metrics:
-            self._series(self.metrics.in_flight, method).inc()
-        call = _Call(method, context.peer(), CallDeadline.of(context))
-        _CURRENT_CALL.set(call)  # each call runs in a task of its own: a context of its own
-        return call
+            self._series(self.metrics.in_flight, call.method).inc()
 
     def _end(self, call: _Call, context: grpc.aio.ServicerContext,
              error: Optional[BaseException]) -> None:
-        latency = time.monotonic() - call.deadline.start
-        code = _status_after(context, error, call.deadline)
+        assert call.deadline is not None
+        latency = time.monotonic() - call.start
         if self.metrics:
             self._series(self.metrics.in_flight, call.method).dec()
+        self._record(call, _status_after(context, error, call.deadline), latency)
+
+    def _record(self, call: _Call, code: str, latency: float) -> None:
+        """Count and log a finished call."""
+        if self.metrics:
             self._series(self.metrics.calls, call.method, code).inc()
             self._series(self.metrics.latency, call.method).observe(latency)
-        extra = {"rejected": call.rejected} if call.rejected else {}
-        log_event("rpc", method=call.method, code=code, latency_ms=round(latency * 1000, 3),
-                  peer=call.peer, **extra)
+        log_rpc(call.method, code, latency, call.peer, rejected=call.rejected)
 
 
 def _identity(raw: bytes) -> bytes:

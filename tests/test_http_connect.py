@@ -21,7 +21,7 @@ from google.protobuf import json_format
 from google.protobuf.message_factory import GetMessageClass
 from google.rpc import error_details_pb2
 
-from grpc_helpers import bad_request, scrape, wait_for
+from grpc_helpers import Metric, bad_request, scrape, wait_for
 from server.convert import deal_from_json, hand_record_from_json, position_from_json
 from server.launcher import ServerProcess
 from texas42.v1 import hint_service_connect
@@ -264,3 +264,74 @@ def test_every_rpc_of_the_service_is_served_over_connect(web_server, grpc_stub):
             assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
             expected = 400
         assert status == expected, (method.name, body)
+
+
+# ------------------------------------- bodies that are not a request message
+
+def _undecodable_lines(server: ServerProcess, reason: str) -> list[dict]:
+    return [e for e in server.log("rpc") if e.get("transport") == "connect"
+            and e.get("rejected") == reason]
+
+
+@pytest.mark.parametrize("body,content_type", [
+    (b'{"position": {"hands": 7}}', "application/json"),
+    (b"\xff\xfe not UTF-8", "application/json"),
+    (b"\xff\xff\xff\xff", "application/proto"),
+    # position (1) -> plays (4): a string whose bytes are not UTF-8
+    (bytes([0x0A, 0x04, 0x22, 0x02, 0xFF, 0xFE]), "application/proto"),
+], ids=["wrong type", "invalid UTF-8", "garbage proto", "bad UTF-8 in proto"])
+def test_undecodable_body_is_invalid_argument_logged_and_counted(web_server, body, content_type):
+    method = "/texas42.v1.HintService/SolvePosition"
+    metric = Metric(web_server.metrics_port)
+    lines = len(_undecodable_lines(web_server, "undecodable"))
+    status, answer, answer_type = post(web_server, "SolvePosition", body, content_type)
+    assert (status, answer_type) == (400, "application/json")
+    error = json.loads(answer)
+    assert error["code"] == "invalid_argument"
+    assert error["message"].startswith("request cannot be decoded: ")
+    [detail] = error["details"]
+    assert detail["type"] == "google.rpc.ErrorInfo"
+    info = error_details_pb2.ErrorInfo.FromString(
+        base64.b64decode(detail["value"] + "=" * (-len(detail["value"]) % 4)))
+    assert (info.reason, info.domain) == ("UNDECODABLE_REQUEST", "texas42.v1")
+    # Counted and logged before the answer is sent: no waiting.
+    assert [(e["method"], e["code"]) for e in _undecodable_lines(web_server, "undecodable")
+            [lines:]] == [(method, "INVALID_ARGUMENT")]
+    labels = f'method="{method}",reason="undecodable"'
+    assert metric.delta(f"t42_rpc_rejected_requests_total{{{labels}}}") == 1
+    assert metric.delta(f't42_rpc_calls_total{{code="INVALID_ARGUMENT",method="{method}"}}') == 1
+    assert metric.delta('t42_solver_jobs_total{outcome="bad_input"}') == 0  # no job ran
+
+
+def test_undecodable_body_message_quotes_a_short_prefix(web_server):
+    """Protobuf's parse message names the bad field in full; the answer quotes a prefix."""
+    long_name = "x" * 100_000
+    status, answer, _ = post(web_server, "SolvePosition",
+                             json.dumps({long_name: 1}).encode())
+    assert status == 400
+    message = json.loads(answer)["message"]
+    assert message.startswith("request cannot be decoded: '")
+    assert len(message) < 300
+    assert "x" * 500 not in message
+
+
+def test_body_over_4_mib_is_resource_exhausted_logged_and_counted(web_server):
+    method = "/texas42.v1.HintService/SolvePosition"
+    metric = Metric(web_server.metrics_port)
+    lines = len(_undecodable_lines(web_server, "too_large"))
+    body = b'{"position": {"plays": ["' + b"x" * (4 * 1024 * 1024) + b'"]}}'
+    status, answer, _ = post(web_server, "SolvePosition", body)
+    assert status == 429
+    assert json.loads(answer) == {"code": "resource_exhausted",
+                                  "message": "request over the 4194304 byte limit"}
+    assert [(e["method"], e["code"]) for e in _undecodable_lines(web_server, "too_large")
+            [lines:]] == [(method, "RESOURCE_EXHAUSTED")]
+    labels = f'method="{method}",reason="too_large"'
+    assert metric.delta(f"t42_rpc_rejected_requests_total{{{labels}}}") == 1
+    # Just under the limit, a request is read and answered.
+    request = hs.SolvePositionRequest(position=position_from_json(DEAL), best_only=True)
+    padded = json_format.MessageToJson(request).encode()
+    padded += b" " * (4 * 1024 * 1024 - 100 - len(padded))
+    status, answer, _ = post(web_server, "SolvePosition", padded)
+    assert status == 200
+    assert json.loads(answer)["solution"]["value"] == 31

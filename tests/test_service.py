@@ -307,6 +307,31 @@ def test_one_log_line_per_call(server, stub):
     assert all(e["latency_ms"] >= 0 and e["peer"] for e in new)
 
 
+@pytest.mark.parametrize("method,peer,extra", [
+    (SERVICE + "SolvePosition", "ipv4:127.0.0.1:50000", {}),
+    ("/odd\"name\\é\n", "ipv6:[::1]:1", {"rejected": "undecodable"}),
+    ("/x", "", {"rejected": "too_large", "transport": "connect"}),
+])
+def test_rpc_log_line_is_the_json_of_its_fields(method, peer, extra):
+    """The per-call line is formatted by hand (it is on every call's path): it must read
+    back as the JSON object of its fields, whatever the method and peer strings hold."""
+    import io
+
+    from server import telemetry
+    out = io.StringIO()
+    telemetry.write_lines_to(out)
+    try:
+        telemetry.log_rpc(method, "INVALID_ARGUMENT", 0.0123456, peer, **extra)
+    finally:
+        telemetry.write_lines_to(None)
+    line = out.getvalue()
+    assert line.endswith("\n") and line.count("\n") == 1
+    record = json.loads(line)
+    assert isinstance(record.pop("ts"), float)
+    assert record == {"event": "rpc", "method": method, "code": "INVALID_ARGUMENT",
+                      "latency_ms": 12.346, "peer": peer, **extra}
+
+
 def test_prometheus_metrics(server, stub):
     assert server.metrics_port
     method = f'method="{SERVICE}SolvePosition"'

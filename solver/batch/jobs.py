@@ -34,7 +34,7 @@ class Job:
 
 
 JOBS: dict[str, Job] = {
-    "solve": Job(solve_cmd.solve_record, 100, ("best_only",), fixed={"threads": 1}),
+    "solve": Job(solve_cmd.solve_record, 200, ("best_only",), fixed={"threads": 1}),
     "make-or-set": Job(solve_cmd.make_or_set_record, 1000, ("bid",), fixed={"threads": 1}),
     "analyze": Job(analyze_cmd.analyze_record, 100),
     "table": Job(table_cmd.table_record, 15, fixed={"threads": 1}),

@@ -12,9 +12,11 @@ is refused before anything is mixed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import logging
 import os
+import queue
 import signal
 import sys
 import time
@@ -36,6 +38,10 @@ class ChunksFailed(BatchError):
 
 class BatchInterrupted(Exception):
     """Ctrl-C or SIGTERM stopped the run; the done chunks are kept for a re-run."""
+
+    def __init__(self, message: str, signum: int) -> None:
+        super().__init__(message)
+        self.signum = signum
 
 
 @dataclass
@@ -102,11 +108,11 @@ def run_batch(job_name: str, source: str, outdir: str, *, options: dict | None =
                               time.monotonic() - start, 0, 0)
             store.record_run(summary.to_json())
             return summary
-    with _client(scheduler, workers) as client:
+    with _StopSignals() as stop, _client(scheduler, workers) as client:
         info = client.scheduler_info()["workers"]
         nworkers, nthreads = len(info), sum(w["nthreads"] for w in info.values())
         runner = _Runner(client, job_name, options, store, done, retries,
-                         in_flight or max(2, 2 * nthreads), _hold_setting())
+                         in_flight or max(2, 2 * nthreads), _hold_setting(), stop)
         with _progress(total, progress) as bar, open_input(source) as stream:
             chunks = runner.run(read_chunks(stream, chunk_size), bar)
     seconds = time.monotonic() - start
@@ -142,20 +148,55 @@ def _check_no_extra_parts(store: OutputDir, done: dict[int, str], chunks: int) -
         raise store.changed(f"it has {chunks} chunks, the run has a part for chunk {min(extra)}")
 
 
+class _StopSignals:
+    """SIGINT and SIGTERM ask the run to stop: they set a flag that the loop checks.
+
+    Python's default, an exception raised in the main thread wherever it is,
+    can land inside Dask's client code (a lock taken and not given back, a
+    future submitted and not recorded). The loop waits for finished chunks
+    at most ``POLL`` seconds at a time and looks at the flag between waits,
+    so it stops within that time, at a point of its own choosing. A second
+    signal stops at once. A signal ignored when the command started (a
+    shell's background job ignores Ctrl-C) stays ignored.
+    """
+
+    POLL = 0.1
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self.previous: dict[int, Any] = {}
+
+    def __enter__(self) -> "_StopSignals":
+        for signum in self.SIGNALS:
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                self.previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+
+    def _handle(self, signum: int, frame) -> None:
+        if self.received is not None:
+            raise KeyboardInterrupt
+        self.received = signum
+
+
 class _Runner:
     """The submit / collect loop of one run."""
 
     def __init__(self, client, job_name: str, options: dict, store: OutputDir,
                  done: dict[int, str], retries: int, in_flight: int,
-                 hold: tuple[str, int] | None) -> None:
-        from distributed import as_completed
-
+                 hold: tuple[str, int] | None, stop: _StopSignals) -> None:
         self.client = client
         self.job_name, self.options = job_name, options
         self.store, self.done = store, done
         self.retries, self.in_flight, self.hold = retries, in_flight, hold
+        self.stop = stop
         self.pending: dict[Any, _Pending] = {}
-        self.finished = as_completed()
+        # Finished futures, put there by Dask's callback thread.
+        self.finished: queue.SimpleQueue = queue.SimpleQueue()
         self.run_id = uuid.uuid4().hex[:8]
         self.written: list[int] = []   # parts this run wrote (removed if the input is refused)
         self.failed: list[tuple[str, BaseException]] = []
@@ -165,11 +206,19 @@ class _Runner:
         """Do every chunk not done yet; return the number of chunks of the input."""
         try:
             for _ in range(self.in_flight):
-                if not self._submit_next(chunks, bar):
+                if self.stop.received or not self._submit_next(chunks, bar):
                     break
-            for future in self.finished:
+            while self.pending and not self.stop.received:
+                try:
+                    future = self.finished.get(timeout=self.stop.POLL)
+                except queue.Empty:
+                    continue
+                if self.stop.received:
+                    break          # no part is written after the signal
                 self._collect(future, bar)
                 self._submit_next(chunks, bar)
+            if self.stop.received:
+                raise KeyboardInterrupt
             _check_no_extra_parts(self.store, self.done, self.chunks)
         except BatchError:
             # Standard input that turned out to differ: leave the directory as it was.
@@ -180,7 +229,8 @@ class _Runner:
             self._cancel()
             raise BatchInterrupted(
                 f"interrupted: {len(self.done)} chunks done are kept in {self.store.parts}; "
-                f"run the same command again to finish") from None
+                f"run the same command again to finish",
+                self.stop.received or signal.SIGINT) from None
         return self.chunks
 
     def _submit_next(self, chunks: Iterator[Chunk], bar) -> bool:
@@ -197,7 +247,7 @@ class _Runner:
                 retries=self.retries, pure=False)
             self.pending[future] = _Pending(chunk.index, chunk.digest, len(chunk.lines),
                                             chunk.where)
-            self.finished.add(future)
+            future.add_done_callback(self.finished.put)
             return True
         return False
 
@@ -225,7 +275,8 @@ class _Runner:
 #: 2 MiB transposition table is then mapped and faulted in afresh, a third
 #: more CPU per solve. Its housekeeping is slowed down too: the defaults (a
 #: 20 ms tick, a stack sample of the running task every 10 ms, memory checks
-#: every 100 ms) cost several per cent of a core. And Dask keeps the last
+#: every 100 ms, the active memory manager every 2 s, which has no replicas
+#: to manage here) cost several per cent of a core. And Dask keeps the last
 #: 1,000 messages of each connection for debugging, so the client (which also
 #: hosts the local scheduler) would hold a thousand chunks' lines: a few are
 #: enough. The local cluster's workers get these; see the README for a
@@ -233,11 +284,20 @@ class _Runner:
 QUIET_DASK = {
     "distributed.admin.low-level-log-length": 10,
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
-    "distributed.admin.tick.interval": "1s",
-    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.tick.interval": "5s",
+    "distributed.admin.system-monitor.interval": "10s",
     "distributed.worker.profile.enabled": False,
-    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.worker.memory.monitor-interval": "5s",
+    "distributed.scheduler.active-memory-manager.start": False,
 }
+
+#: The local cluster's first workers are forked from the client, which has
+#: imported Dask and the jobs already: a spawned worker starts a fresh
+#: interpreter and imports them again (about 0.5 s of CPU a worker). Only
+#: the start-up forks: then the client runs no thread of its own and its
+#: main thread waits in Dask; a worker the nanny restarts later (one that
+#: died) is spawned, as Dask does by default.
+FORK_AT_START = {"distributed.worker.multiprocessing-method": "fork"}
 
 
 @contextlib.contextmanager
@@ -253,28 +313,67 @@ def _client(scheduler: str | None, workers: int | None):
             return
         n = workers or len(os.sched_getaffinity(0))
         # Ctrl-C on a terminal reaches the whole process group: the workers
-        # spawned now ignore it and the client stops them in order.
+        # started now ignore it and the client stops them in order.
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        _reset_signals_in_forks()
         try:
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                   silence_logs=logging.ERROR)
+            with dask.config.set(FORK_AT_START):
+                cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                       silence_logs=logging.ERROR)
         finally:
             signal.signal(signal.SIGINT, previous)
         with cluster, Client(cluster) as client:
             if importlib.util.find_spec("bokeh"):
                 print(f"t42 batch: dashboard at {cluster.dashboard_link}", file=sys.stderr)
-            yield client
+            try:
+                yield client
+            finally:
+                # The run is over, whatever its end; closing the cluster races
+                # with workers still busy on cancelled chunks, whose heartbeats
+                # then log tracebacks about the scheduler going away.
+                with contextlib.suppress(Exception):
+                    client.run(_quiet_dask_logs)
+                _quiet_dask_logs()
+
+
+def _worker_signals() -> None:
+    """In a worker forked from the client: Ctrl-C ignored (as above), SIGTERM kills.
+
+    A fork keeps the client's handlers: the SIGTERM one would only raise in
+    the worker's event loop, and the nanny stops a worker that hangs with it.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@functools.cache
+def _reset_signals_in_forks() -> None:
+    os.register_at_fork(after_in_child=_worker_signals)
+
+
+def _quiet_dask_logs() -> None:
+    """Dask's logs at CRITICAL only, in this process (run on each worker too)."""
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
 
 
 @contextlib.contextmanager
 def _progress(total: int | None, enabled: bool):
     """A records bar (done, rate, ETA) on stderr when it is a terminal."""
+    if not (enabled and sys.stderr.isatty()):
+        yield _NoBar()
+        return
     from tqdm import tqdm
 
-    with tqdm(total=total, unit=" records", file=sys.stderr, dynamic_ncols=True,
-              disable=not (enabled and sys.stderr.isatty())) as bar:
+    with tqdm(total=total, unit=" records", file=sys.stderr, dynamic_ncols=True) as bar:
         yield bar
+
+
+class _NoBar:
+    """No progress bar (and no tqdm to import)."""
+
+    def update(self, n: int) -> None:
+        pass
 
 
 def _hold_setting() -> tuple[str, int] | None:

@@ -112,7 +112,9 @@ def run_batch_command(args: argparse.Namespace) -> int:
     except _UsageError as exc:
         print(f"t42: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    # SIGTERM stops the run as Ctrl-C does: futures cancelled, done parts kept.
+    # SIGTERM stops the run as Ctrl-C does: futures cancelled, done parts kept
+    # (while chunks are out, the run's own handler takes both; this one covers
+    # the start and the join).
     signal.signal(signal.SIGTERM, _terminate)
     try:
         summary = run_batch(args.job, args.input, args.output, options=options,
@@ -121,8 +123,10 @@ def run_batch_command(args: argparse.Namespace) -> int:
                             retries=args.retries, progress=args.progress)
     except BatchInterrupted as exc:
         print(f"t42: {exc}", file=sys.stderr)
-        return 128 + (signal.SIGTERM if isinstance(exc.__context__, _Terminated)
-                      else signal.SIGINT)
+        return 128 + exc.signum
+    except _Terminated:
+        print("t42: interrupted", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except ChunksFailed as exc:
         print(f"t42: error: {exc}", file=sys.stderr)
         return 1
