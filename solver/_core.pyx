@@ -44,6 +44,11 @@ ctypedef uint32_t mask_t
 cdef int[8] TABLE_BITS = [4, 4, 8, 11, 13, 15, 16, 17]
 
 cdef enum:
+    # Ordering scores rank first; the history of leads breaks ties (kept below HIST_SCALE).
+    HIST_SCALE = 4096
+    HIST_MAX = 4095
+
+cdef enum:
     # Keys are put in canonical form from this many tricks left: the states
     # two tricks from the end are the most numerous and cheapest to search again.
     CANONICAL_TRICKS = 3
@@ -52,7 +57,7 @@ cdef struct Ordering:
     int base[2][2]      # [lead, follow][mover, other seat takes the trick it wants]
     int power[2][2]     # per power point of the tile played, same cases
     int count           # per count point: added when the trick goes well, else taken
-    int power_lost      # per power point when the trick goes to a seat it does not want
+    int power_lost[2]   # [lead, follow] per power point when the trick goes to a seat it does not want
 
 
 cdef struct Tables:
@@ -119,6 +124,7 @@ cdef struct Search:
     int has_deadline
     double deadline
     int64_t node_limit
+    int hist[4][NT]     # how often each seat's lead cut a search off: breaks ties between leads
 
 
 cdef inline mask_t legal_mask(Tables* T, mask_t hand, int ctx) noexcept nogil:
@@ -259,7 +265,7 @@ cdef int order_last(Search* e, mask_t legal, int ttbest, int* out) noexcept nogi
             score = O.base[1][0 if w == seat else 1] + O.power[1][0 if w == seat else 1] * p \
                 + O.count * T.count[t]
         else:
-            score = O.power_lost * p - O.count * T.count[t]
+            score = O.power_lost[1] * p - O.count * T.count[t]
         if t == ttbest:
             score += 100000
         j = n
@@ -327,9 +333,10 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
             who = 0 if w == seat else 1
             score = O.base[phase][who] + O.power[phase][who] * p + O.count * T.count[t]
         else:
-            score = O.power_lost * p - O.count * T.count[t]
+            score = O.power_lost[phase] * p - O.count * T.count[t]
         if t == ttbest:
             score += 100000
+        score = score * HIST_SCALE + (e.hist[seat][t] if phase == 0 else 0)
         j = n
         while j > 0 and scores[j - 1] < score:
             scores[j] = scores[j - 1]
@@ -772,6 +779,13 @@ cdef inline int etc_last(Search* e, mask_t legal, int alpha, int beta) noexcept 
     return NEG_INF
 
 
+cdef void halve_history(Search* e) noexcept nogil:
+    cdef int a, t
+    for a in range(4):
+        for t in range(NT):
+            e.hist[a][t] >>= 1
+
+
 cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the final value of the scoring side."""
     cdef State* s = &e.st
@@ -897,6 +911,10 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
                 if v < beta:
                     beta = v
         if alpha >= beta:
+            if s.ntrick == 0 and (n > 1 or rest):
+                e.hist[seat][t] += s.tricks_left * s.tricks_left
+                if e.hist[seat][t] > HIST_MAX:
+                    halve_history(e)
             break
 
     if s.ntrick == 0:
@@ -1163,7 +1181,8 @@ cdef class Engine:
                     T.order[a].base[k][c] = profile.base[k][c]
                     T.order[a].power[k][c] = profile.power[k][c]
             T.order[a].count = profile.count
-            T.order[a].power_lost = profile.power_lost
+            for k in range(2):
+                T.order[a].power_lost[k] = profile.power_lost[k]
         for c in range(NCTX):
             T.leads[c] = 0
             for t in range(NT):
@@ -1249,6 +1268,7 @@ cdef class Engine:
         cdef int i
         self._idle()
         self.e.gen = <uint8_t> (self.e.gen + GEN_STEP)
+        memset(self.e.hist, 0, sizeof(self.e.hist))
         for i in range(4):
             self.e.own[i] = 0
         if self.e.gen == 0 and self.e.tt != NULL:
