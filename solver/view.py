@@ -1,8 +1,9 @@
 """A seat's view: its own hand, the contract and the plays (SPEC "A seat's view").
 
 Parsing a `View` checks every field with the same `PositionError`s as a
-`Position` (it shares Position's contract and widow parsers) and replays
-the plays to learn what they reveal about the hidden hands:
+`Position` (the contract and the Moon widow are read by their common base,
+`solver.contract_layout.ContractLayout`) and replays the plays to learn
+what they reveal about the hidden hands:
 
 * who played each tile (the order of play follows from the tiles alone);
 * per play, the tiles the player could not have held then: the tiers of
@@ -25,10 +26,11 @@ from typing import Any, Mapping
 
 from . import tiles as T
 from .completions import Bound, Completions
+from .contract_layout import (DOUBLES_NEEDED, MOON3_SET, SEAT_INDEX, SEATS, ContractLayout,
+                              partner)
 from .errors import PositionError, quoted
 from .jsondoc import check_keys, json_object
-from .position import (DOUBLES_NEEDED, MOON3_SET, SEAT_INDEX, SEATS, Position, parse_game,
-                       partner)
+from .position import parse_game
 from .rules import LEAD
 
 DISCARD = "discard"
@@ -39,7 +41,7 @@ VIEW_FIELDS = ("seat", "game", "players", "hands", "contract", "plays", "widow",
                "auction")
 
 
-class View:
+class View(ContractLayout):
     """What one seat knows during a hand; see SPEC.md for the JSON form."""
 
     seat: int
@@ -49,13 +51,6 @@ class View:
     plays: tuple[int, ...]
     widow: int | None
     discard: int | None
-
-    # Shared with Position: one parser for contracts, bids and the Moon widow.
-    _parse_moon_widow = Position._parse_moon_widow
-    _parse_contract = Position._parse_contract
-    check_bid = Position.check_bid
-    _derive_layout = Position._derive_layout
-    next_seat = Position.next_seat
 
     def __init__(self, data: Mapping[str, Any] | str) -> None:
         data = json_object(data, "view", "a view")
@@ -101,7 +96,7 @@ class View:
         self._parse_players(data)
         self._parse_moon_widow(data)
         widow, discard = self.widow, self.discard
-        # Position's contract parser checks a widow against the declarer's
+        # The contract parser checks a widow against the declarer's
         # hand, which a defender's view lacks: check it here instead.
         self.widow = self.discard = None
         self._parse_contract(data.get("contract"))
@@ -305,9 +300,6 @@ class View:
             self.bounds = (Bound(T.mask_of(T.DOUBLES), place, max(0, need - shown)),)
 
     # ------------------------------------------------------------- properties
-
-    to_move = Position.to_move
-    to_move_index = Position.to_move_index
 
     @property
     def side(self) -> str:
