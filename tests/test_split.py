@@ -258,30 +258,62 @@ def test_a_deadline_already_past_stops_a_split_search_at_once():
 class _Failing:
     """An engine that raises on its first search (what a broken helper would do)."""
 
-    def __init__(self, engine) -> None:
+    def __init__(self, engine, failed: threading.Event) -> None:
         self.engine = engine
+        self.failed = failed
 
     def __getattr__(self, name):
         return getattr(self.engine, name)
 
     def exact(self, guess: int = -1) -> int:
+        self.failed.set()
         raise MemoryError("no memory for the table (test)")
 
     at_least = exact
 
 
+class _SecondWaits:
+    """The caller's engine: its first search runs at once (a split may search one move
+    alone first), every later one waits until ``event`` is set, so that the helper is
+    sure to get a move however late its thread starts."""
+
+    def __init__(self, engine, event: threading.Event) -> None:
+        self.engine = engine
+        self.event = event
+        self.searches = 0
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+    def _search(self, search, arg):
+        self.searches += 1
+        if self.searches > 1:
+            assert self.event.wait(60)
+        return search(arg)
+
+    def exact(self, guess: int = -1) -> int:
+        return self._search(self.engine.exact, guess)
+
+    def at_least(self, target: int) -> bool:
+        return self._search(self.engine.at_least, target)
+
+
 def test_an_error_in_a_helper_reaches_the_caller_and_stops_the_search():
     p = Position(EXAMPLE)
     solver = DealSolver(p, CancelToken(), tt_bits=10, threads=2)
-    solver._helpers(1)
-    solver.helpers[0] = _Failing(solver.helpers[0])
-    with pytest.raises(MemoryError, match="test"):
-        solver.child_values()
-    with pytest.raises(MemoryError, match="test"):
-        solver.value()
+    own = solver.engine
+    helper = solver._helpers(1)[0]
+    for query in ("child_values", "value"):
+        failed = threading.Event()
+        solver.helpers[0] = _Failing(helper, failed)
+        solver.engine = _SecondWaits(own, failed)
+        with pytest.raises(MemoryError, match="test"):
+            getattr(solver, query)()
+        assert failed.is_set()
+    solver.engine = own
     # The caller's own engine was stopped, not left to finish, and is idle again.
     assert solver.engine.legal()
-    solver.helpers[0] = solver.helpers[0].engine
+    solver.helpers[0] = helper
     assert solver.child_values() == DealSolver(p).child_values()
 
 
