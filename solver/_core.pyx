@@ -247,12 +247,25 @@ cdef inline int likely_winner(Tables* T, int n, int* seats, int* hi, int* lo, in
     return owner
 
 
+cdef inline int insert_by_score(int* out, int* scores, int n, int t, int score) noexcept nogil:
+    """Insert tile t into out[0..n) kept in falling score order (ties keep their
+    order: a later tile goes after an equal one); return the new length."""
+    cdef int j = n
+    while j > 0 and scores[j - 1] < score:
+        scores[j] = scores[j - 1]
+        out[j] = out[j - 1]
+        j -= 1
+    scores[j] = score
+    out[j] = t
+    return n + 1
+
+
 cdef int order_last(Search* e, mask_t legal, int ttbest, int* out) noexcept nogil:
     """order_moves for the last seat of a trick: who takes it is known for
     each tile, so no later seats are simulated (the same scores and order)."""
     cdef State* s = &e.st
     cdef Tables* T = e.T
-    cdef int seat = s.to_move, ctx = s.ctx, n = 0, j, t, p, w, score
+    cdef int seat = s.to_move, ctx = s.ctx, n = 0, t, p, w, score
     cdef int scores[8]
     cdef Ordering* O = &T.order[seat]
     cdef mask_t m = legal
@@ -268,14 +281,7 @@ cdef int order_last(Search* e, mask_t legal, int ttbest, int* out) noexcept nogi
             score = O.power_lost[1] * p - O.count * T.count[t]
         if t == ttbest:
             score += 100000
-        j = n
-        while j > 0 and scores[j - 1] < score:
-            scores[j] = scores[j - 1]
-            out[j] = out[j - 1]
-            j -= 1
-        scores[j] = score
-        out[j] = t
-        n += 1
+        n = insert_by_score(out, scores, n, t, score)
     return n
 
 
@@ -291,7 +297,7 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef int seat = s.to_move
-    cdef int n = 0, i, j, t, ctx = 0, p, score, w, cur, owner, phase, who
+    cdef int n = 0, i, t, ctx = 0, p, score, w, cur, owner, phase, who
     cdef int win_power = 0, win_seat = seat, nlater = 0
     cdef int scores[8]
     cdef int lseats[NCTX][3]
@@ -337,14 +343,7 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
         if t == ttbest:
             score += 100000
         score = score * HIST_SCALE + (e.hist[seat][t] if phase == 0 else 0)
-        j = n
-        while j > 0 and scores[j - 1] < score:
-            scores[j] = scores[j - 1]
-            out[j] = out[j - 1]
-            j -= 1
-        scores[j] = score
-        out[j] = t
-        n += 1
+        n = insert_by_score(out, scores, n, t, score)
     return n
 
 
