@@ -410,13 +410,7 @@ def solve(position: PositionLike, *, best_only: bool = False, with_line: bool = 
     tricks left (see `DealSolver`); pass 1 when the caller runs solves in
     parallel itself. The answer is the same whatever the count.
     """
-    threads = check_threads(threads)
-    solver, start = _kept_solver(as_position(position), token)
-    solver.threads = threads
-    result = solver.solve(best_only, with_line)
-    _keep(solver)
-    result.nodes -= start
-    return result
+    return _one_shot(position, token, threads, lambda s: s.solve(best_only, with_line))
 
 
 def make_or_set(position: PositionLike, bid: int | None = None, *, exact: bool = False,
@@ -428,10 +422,17 @@ def make_or_set(position: PositionLike, bid: int | None = None, *, exact: bool =
     faster than the exact value; ``exact=True`` also computes the value.
     ``threads`` as for `solve`.
     """
+    return _one_shot(position, token, threads, lambda s: s.make_or_set(bid, exact))
+
+
+def _one_shot(position: PositionLike, token: CancelToken | None, threads: int | None,
+              query: Callable[[DealSolver], Any]) -> Any:
+    """``query`` on a kept (or new) solver loaded with ``position``; the result's nodes
+    are this query's own."""
     threads = check_threads(threads)
     solver, start = _kept_solver(as_position(position), token)
     solver.threads = threads
-    result = solver.make_or_set(bid, exact)
+    result = query(solver)
     _keep(solver)
     result.nodes -= start
     return result
