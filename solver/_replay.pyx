@@ -23,8 +23,8 @@ cdef extern from "Python.h":
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
     void* PyUnicode_DATA(object o)
 
-from .position import (KINDS, MOON3_SET, MOON_BIDS, SEATS, Contract, DOUBLES_NEEDED,
-                       _layout)
+from .contract_layout import (KINDS, MOON3_SET, MOON_BIDS, SEATS, Contract, DOUBLES_NEEDED,
+                              _layout)
 from .jsondoc import CheckedObject
 from .rules import DOUBLES_OPTIONS, LEAD, build_rules, parse_declaration
 from .tiles import is_double
@@ -170,6 +170,21 @@ cdef int read_hand(object raw, int* tiles):
     return 1
 
 
+cdef inline int optional_code(dict raw, str key, str default, dict codes, int* found):
+    """The code in ``codes`` of the contract's optional string field ``key`` (``default``
+    when absent, counted in ``found`` when present); -1 for anything else (null, another
+    type, an unknown name), which the full reader then explains."""
+    value = raw.get(key)
+    if value is None:
+        if key in raw:
+            return -1
+        value = default
+    else:
+        found[0] += 1
+    code = codes.get(value) if type(value) is str else None
+    return -1 if code is None else <int> code
+
+
 def read(position, data):
     """Fill ``position`` (a new Position) from ``data``, a dict of the usual shape, and
     return True; return False, leaving it untouched, for any other input."""
@@ -252,28 +267,11 @@ def read(position, data):
     if code is None:
         return False
     decl_code = code
-    kind = (<dict> raw).get("kind")
-    if kind is None:
-        if "kind" in raw:
-            return False
-        kind = "standard"
-    else:
-        found += 1
-    code = KIND_CODE.get(kind) if type(kind) is str else None
-    if code is None:
+    kind_code = optional_code(<dict> raw, "kind", "standard", KIND_CODE, &found)
+    doubles_code = optional_code(<dict> raw, "doubles", "high", DOUBLES_CODE, &found)
+    if kind_code < 0 or doubles_code < 0:
         return False
-    kind_code = code
-    doubles = (<dict> raw).get("doubles")
-    if doubles is None:
-        if "doubles" in raw:
-            return False
-        doubles = "high"
-    else:
-        found += 1
-    code = DOUBLES_CODE.get(doubles) if type(doubles) is str else None
-    if code is None:
-        return False
-    doubles_code = code
+    kind, doubles = KINDS[kind_code], DOUBLES_OPTIONS[doubles_code]
     bid = (<dict> raw).get("bid")
     if bid is None:
         if kind_code == 0:

@@ -14,7 +14,8 @@ import json
 from typing import Any, Mapping, Sequence
 
 from . import tiles as T
-# Re-exported: other modules and solver/_replay.pyx import these names from here.
+from ._replay import read as _read_fast
+# Re-exported: other modules import these names from here.
 from .contract_layout import (CONTRACT_FIELDS, DOUBLES_NEEDED, KINDS,  # noqa: F401
                               MOON3_SET, MOON_BIDS, SEAT_INDEX, SEATS, Contract,
                               ContractLayout, _layout, partner)
@@ -336,5 +337,3 @@ class Position(ContractLayout):
 
         return render(self)
 
-
-from ._replay import read as _read_fast  # noqa: E402 (it reads this module's tables)
