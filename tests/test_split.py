@@ -272,22 +272,22 @@ class _Failing:
     at_least = exact
 
 
-class _SecondWaits:
-    """The caller's engine: its first search runs at once (a split may search one move
-    alone first), every later one waits until ``event`` is set, so that the helper is
-    sure to get a move however late its thread starts."""
+class _WaitFor:
+    """An engine whose searches wait until ``event`` is set, all but the first ``free``
+    (a split may search one move alone first)."""
 
-    def __init__(self, engine, event: threading.Event) -> None:
+    def __init__(self, engine, event: threading.Event, free: int = 0) -> None:
         self.engine = engine
         self.event = event
-        self.searches = 0
+        self.free = free
 
     def __getattr__(self, name):
         return getattr(self.engine, name)
 
     def _search(self, search, arg):
-        self.searches += 1
-        if self.searches > 1:
+        if self.free:
+            self.free -= 1
+        else:
             assert self.event.wait(60)
         return search(arg)
 
@@ -306,7 +306,9 @@ def test_an_error_in_a_helper_reaches_the_caller_and_stops_the_search():
     for query in ("child_values", "value"):
         failed = threading.Event()
         solver.helpers[0] = _Failing(helper, failed)
-        solver.engine = _SecondWaits(own, failed)
+        # The caller's second search waits for the helper's failure: a helper thread
+        # that starts late still gets a move.
+        solver.engine = _WaitFor(own, failed, free=1)
         with pytest.raises(MemoryError, match="test"):
             getattr(solver, query)()
         assert failed.is_set()
@@ -315,21 +317,6 @@ def test_an_error_in_a_helper_reaches_the_caller_and_stops_the_search():
     assert solver.engine.legal()
     solver.helpers[0] = helper
     assert solver.child_values() == DealSolver(p).child_values()
-
-
-class _WaitFor:
-    """An engine whose searches wait until ``event`` is set."""
-
-    def __init__(self, engine, event: threading.Event) -> None:
-        self.engine = engine
-        self.event = event
-
-    def __getattr__(self, name):
-        return getattr(self.engine, name)
-
-    def at_least(self, target: int) -> bool:
-        assert self.event.wait(60)
-        return self.engine.at_least(target)
 
 
 def test_the_answer_found_stops_the_other_thread():
