@@ -28,16 +28,12 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
 
+from ._rule_arrays cimport NT, NCTX, LEAD_CTX, MAXTIERS, mask_t, RuleArrays, fill_rule_arrays
+
 cdef enum:
-    NT = 28
-    NCTX = 10
-    LEAD_CTX = 9
-    MAXTIERS = 8
     MAXDEPTH = 32
     NEG_INF = -1000
     POS_INF = 1000
-
-ctypedef uint32_t mask_t
 
 # log2 of the table entries a search with this many tricks left wants: enough
 # for the trick-boundary states it visits, no more (a table is zeroed when made).
@@ -65,12 +61,7 @@ cdef struct Tables:
     int next_seat[4]
     int maximizer[4]        # 1 for seats of the maximising side
     int scorer[4]           # 1 for seats whose tricks count in the value
-    int lead_suit[NT]
-    int power[NCTX][NT]
-    int ntiers[NCTX]
-    mask_t tiers[NCTX][MAXTIERS]
-    int count[NT]
-    int trick_points
+    RuleArrays rule             # the declaration's rule tables
     int likes[4][4]             # 1 when seat a wants the trick to go to seat b
     mask_t matched[NCTX][NT]    # other tiles as strong as t when suit c is led
     mask_t absolute             # tiles with the same nonzero power whatever is led
@@ -130,11 +121,11 @@ cdef struct Search:
 cdef inline mask_t legal_mask(Tables* T, mask_t hand, int ctx) noexcept nogil:
     cdef int k
     cdef mask_t m
-    if T.ntiers[ctx] == 1:         # one suit to follow: a conditional move, no branch
-        m = hand & T.tiers[ctx][0]
+    if T.rule.ntiers[ctx] == 1:         # one suit to follow: a conditional move, no branch
+        m = hand & T.rule.tiers[ctx][0]
         return m if m != 0 else hand
-    for k in range(T.ntiers[ctx]):
-        m = hand & T.tiers[ctx][k]
+    for k in range(T.rule.ntiers[ctx]):
+        m = hand & T.rule.tiers[ctx][k]
         if m:
             return m
     return hand
@@ -173,16 +164,16 @@ cdef inline void play(Search* e, int t) noexcept nogil:
     s.trick_set |= (<mask_t>1) << t
     # The trick's holder and worth are kept up to date tile by tile.
     if s.ntrick == 0:
-        s.ctx = T.lead_suit[t]
-        s.win_power = T.power[s.ctx][t]
+        s.ctx = T.rule.lead_suit[t]
+        s.win_power = T.rule.power[s.ctx][t]
         s.win_seat = seat
-        s.trick_pts = T.trick_points + T.count[t]
+        s.trick_pts = T.rule.trick_points + T.rule.count[t]
     else:
-        pw = T.power[s.ctx][t]
+        pw = T.rule.power[s.ctx][t]
         if pw > s.win_power:
             s.win_power = pw
             s.win_seat = seat
-        s.trick_pts += T.count[t]
+        s.trick_pts += T.rule.count[t]
     s.ntrick += 1
     if s.ntrick < T.nactive:
         s.to_move = T.next_seat[seat]
@@ -214,7 +205,7 @@ cdef inline int later_seats(Search* e, int ctx, int seat, int* seats, int* hi,
         h = 0
         l = 0 if m != pm else POS_INF
         while m:
-            pw = T.power[ctx][__builtin_ctz(m)]
+            pw = T.rule.power[ctx][__builtin_ctz(m)]
             m &= m - 1
             if pw > h:
                 h = pw
@@ -272,13 +263,13 @@ cdef int order_last(Search* e, mask_t legal, int ttbest, int* out) noexcept nogi
     while m:
         t = __builtin_ctz(m)
         m &= m - 1
-        p = T.power[ctx][t]
+        p = T.rule.power[ctx][t]
         w = seat if p > s.win_power else s.win_seat
         if T.likes[seat][w]:
             score = O.base[1][0 if w == seat else 1] + O.power[1][0 if w == seat else 1] * p \
-                + O.count * T.count[t]
+                + O.count * T.rule.count[t]
         else:
-            score = O.power_lost[1] * p - O.count * T.count[t]
+            score = O.power_lost[1] * p - O.count * T.rule.count[t]
         if t == ttbest:
             score += 100000
         n = insert_by_score(out, scores, n, t, score)
@@ -324,10 +315,10 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
         t = __builtin_ctz(m)
         m &= m - 1
         if phase == 0:
-            ctx = T.lead_suit[t]
+            ctx = T.rule.lead_suit[t]
             if nl[ctx] < 0:
                 nl[ctx] = later_seats(e, ctx, seat, lseats[ctx], lhi[ctx], llo[ctx])
-        p = T.power[ctx][t]
+        p = T.rule.power[ctx][t]
         if phase == 0 or p > win_power:
             cur = p
             owner = seat
@@ -337,9 +328,9 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
         w = likely_winner(T, nl[ctx], lseats[ctx], lhi[ctx], llo[ctx], cur, owner)
         if T.likes[seat][w]:
             who = 0 if w == seat else 1
-            score = O.base[phase][who] + O.power[phase][who] * p + O.count * T.count[t]
+            score = O.base[phase][who] + O.power[phase][who] * p + O.count * T.rule.count[t]
         else:
-            score = O.power_lost[phase] * p - O.count * T.count[t]
+            score = O.power_lost[phase] * p - O.count * T.rule.count[t]
         if t == ttbest:
             score += 100000
         score = score * HIST_SCALE + (e.hist[seat][t] if phase == 0 else 0)
@@ -503,7 +494,7 @@ cdef inline int alike(Search* e, int a, int b, uint16_t* live, mask_t others,
     if T.differ[a][b]:
         if live[0] == 0xFFFF:
             live[0] = live_suits(e, others)
-        if T.differ[a][b] & (live[0] | (1 << T.lead_suit[a])):
+        if T.differ[a][b] & (live[0] | (1 << T.rule.lead_suit[a])):
             return 0
     # Checking a dead suit too is merely cautious, and saves working out live.
     suits = T.spread[a][b]
@@ -511,7 +502,7 @@ cdef inline int alike(Search* e, int a, int b, uint16_t* live, mask_t others,
     while suits:
         c = __builtin_ctz(suits)
         suits &= suits - 1
-        hi, lo = (a, b) if T.power[c][a] > T.power[c][b] else (b, a)
+        hi, lo = (a, b) if T.rule.power[c][a] > T.rule.power[c][b] else (b, a)
         if T.stronger[c][lo] & ~T.stronger[c][hi] & blockers & ~pair:
             return 0
     return 1
@@ -554,8 +545,8 @@ cdef inline int sure_points(Search* e, int* lower) noexcept nogil:
         while m:
             t = __builtin_ctz(m)
             m &= m - 1
-            if (others & T.matched[T.lead_suit[t]][t]) == 0:
-                pts += T.trick_points + T.count[t]
+            if (others & T.matched[T.rule.lead_suit[t]][t]) == 0:
+                pts += T.rule.trick_points + T.rule.count[t]
         if T.scorer[x]:
             scoring += pts
         else:
@@ -569,7 +560,7 @@ cdef inline int max_power(Tables* T, mask_t m, int c) noexcept nogil:
     cdef int pw = 0, k
     m &= T.powered[c]
     while m:
-        k = T.power[c][__builtin_ctz(m)]
+        k = T.rule.power[c][__builtin_ctz(m)]
         m &= m - 1
         pw = k if k > pw else pw
     return pw
@@ -604,7 +595,7 @@ cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
     leads = legal_mask(T, s.hand[L], LEAD_CTX)
     m = leads
     while m:
-        suits |= 1 << T.lead_suit[__builtin_ctz(m)]
+        suits |= 1 << T.rule.lead_suit[__builtin_ctz(m)]
         m &= m - 1
     # Each suit led once: the best the other seats can follow with in it.
     while suits:
@@ -624,22 +615,22 @@ cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
         while lm:
             t = __builtin_ctz(lm)
             lm &= lm - 1
-            p = T.power[c][t]
+            p = T.rule.power[c][t]
             if their <= p:     # equal powers only in sevens, where the lead wins
-                if T.trick_points + T.count[t] > win_pts:
-                    win_pts = T.trick_points + T.count[t]
+                if T.rule.trick_points + T.rule.count[t] > win_pts:
+                    win_pts = T.rule.trick_points + T.rule.count[t]
             if their <= p or their <= ours:
                 all_lost = 0
     if T.scorer[L]:
         if win_pts > scoring[0]:
             scoring[0] = win_pts
-        if all_lost and T.trick_points > other[0]:
-            other[0] = T.trick_points
+        if all_lost and T.rule.trick_points > other[0]:
+            other[0] = T.rule.trick_points
     else:
         if win_pts > other[0]:
             other[0] = win_pts
-        if all_lost and T.trick_points > scoring[0]:
-            scoring[0] = T.trick_points
+        if all_lost and T.rule.trick_points > scoring[0]:
+            scoring[0] = T.rule.trick_points
 
 
 
@@ -683,13 +674,13 @@ cdef int two_left(Search* e, mask_t* hand, int seat, int ntrick, int ctx, int wp
         # first (it cuts off more often); with the lead, the stronger tile.
         tb = __builtin_ctz(legal & (legal - 1))
         if ntrick == 0:
-            sa = T.power[T.lead_suit[ta]][ta]
-            sb = T.power[T.lead_suit[tb]][tb]
+            sa = T.rule.power[T.rule.lead_suit[ta]][ta]
+            sb = T.rule.power[T.rule.lead_suit[tb]][tb]
         else:
-            ha = seat if T.power[ctx][ta] > wp else ws
-            hb = seat if T.power[ctx][tb] > wp else ws
-            sa = T.likes[seat][ha] * 64 + (T.count[ta] if T.likes[seat][ha] else -T.count[ta])
-            sb = T.likes[seat][hb] * 64 + (T.count[tb] if T.likes[seat][hb] else -T.count[tb])
+            ha = seat if T.rule.power[ctx][ta] > wp else ws
+            hb = seat if T.rule.power[ctx][tb] > wp else ws
+            sa = T.likes[seat][ha] * 64 + (T.rule.count[ta] if T.likes[seat][ha] else -T.rule.count[ta])
+            sb = T.likes[seat][hb] * 64 + (T.rule.count[tb] if T.likes[seat][hb] else -T.rule.count[tb])
         if sb > sa:
             order[0] = tb
             order[1] = ta
@@ -704,15 +695,15 @@ cdef int two_left(Search* e, mask_t* hand, int seat, int ntrick, int ctx, int wp
         e.nodes += 1
         bit = (<mask_t>1) << t
         if ntrick == 0:
-            c = T.lead_suit[t]
-            npw = T.power[c][t]
+            c = T.rule.lead_suit[t]
+            npw = T.rule.power[c][t]
             nws = seat
-            npts = T.trick_points + T.count[t]
+            npts = T.rule.trick_points + T.rule.count[t]
         else:
             c = ctx
-            p = T.power[c][t]
+            p = T.rule.power[c][t]
             npw, nws = (p, seat) if p > wp else (wp, ws)
-            npts = pts + T.count[t]
+            npts = pts + T.rule.count[t]
         hand[seat] &= ~bit
         if ntrick + 1 < T.nactive:
             v = two_left(e, hand, T.next_seat[seat], ntrick + 1, c, npw, nws, npts, alpha, beta)
@@ -720,17 +711,17 @@ cdef int two_left(Search* e, mask_t* hand, int seat, int ntrick, int ctx, int wp
             # The first trick is over: nws leads the last one, every play forced.
             v = e.st.sofar + (npts if T.scorer[nws] else 0)
             q = __builtin_ctz(hand[nws])
-            k = T.lead_suit[q]
-            p = T.power[k][q]
+            k = T.rule.lead_suit[q]
+            p = T.rule.power[k][q]
             w = nws
-            pts2 = T.trick_points + T.count[q]
+            pts2 = T.rule.trick_points + T.rule.count[q]
             o = T.next_seat[nws]
             while o != nws:
                 q = __builtin_ctz(hand[o])
-                if T.power[k][q] > p:
-                    p = T.power[k][q]
+                if T.rule.power[k][q] > p:
+                    p = T.rule.power[k][q]
                     w = o
-                pts2 += T.count[q]
+                pts2 += T.rule.count[q]
                 o = T.next_seat[o]
             if T.scorer[w]:
                 v += pts2
@@ -766,10 +757,10 @@ cdef inline int etc_last(Search* e, mask_t legal, int alpha, int beta) noexcept 
     while legal:
         t = __builtin_ctz(legal)
         legal &= legal - 1
-        w = seat if T.power[s.ctx][t] > s.win_power else s.win_seat
+        w = seat if T.rule.power[s.ctx][t] > s.win_power else s.win_seat
         ent = tt_find(e, (held & ~((<mask_t>1) << t)) | (<uint32_t>w << 28))
         if ent != NULL:
-            base = s.sofar + (s.trick_pts + T.count[t] if T.scorer[w] else 0)
+            base = s.sofar + (s.trick_pts + T.rule.count[t] if T.scorer[w] else 0)
             if is_max:
                 if base + ent.lower >= beta:
                     return base + ent.lower
@@ -841,8 +832,8 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
         # The next trick alone adds at most a trick and one tile's count:
         # look at it only when that could end the search here, and not with
         # two tricks left, where searching them (two_left) costs less.
-        if s.tricks_left > 2 and (s.sofar + T.trick_points + T.max_count >= beta or
-                                  s.sofar + s.avail - T.trick_points - T.max_count <= alpha):
+        if s.tricks_left > 2 and (s.sofar + T.rule.trick_points + T.max_count >= beta or
+                                  s.sofar + s.avail - T.rule.trick_points - T.max_count <= alpha):
             next_trick(e, &sure, &other)
             if s.sofar + sure >= beta:
                 return s.sofar + sure
@@ -1172,28 +1163,19 @@ cdef class Engine:
             T.scorer[k] = scorer[k]
         for k in range(n):
             T.next_seat[seats_in_order[k]] = seats_in_order[(k + 1) % n]
-        T.trick_points = rules.trick_points
-        for t in range(NT):
-            T.lead_suit[t] = rules.lead_suit[t]
-            T.count[t] = rules.count[t]
-        for c in range(NCTX):
-            T.ntiers[c] = len(rules.tiers[c])
-            for k in range(T.ntiers[c]):
-                T.tiers[c][k] = rules.tiers[c][k]
-            for t in range(NT):
-                T.power[c][t] = rules.power[c][t]
+        fill_rule_arrays(&T.rule, rules)
         for c in range(NCTX):
             for t in range(NT):
                 T.matched[c][t] = 0
                 for b in range(NT):
-                    if b != t and T.power[c][b] >= T.power[c][t]:
+                    if b != t and T.rule.power[c][b] >= T.rule.power[c][t]:
                         T.matched[c][t] |= (<mask_t>1) << b
         T.absolute = 0
         for t in range(NT):
-            if T.power[0][t] > 0 and all(T.power[c][t] == T.power[0][t] for c in range(NCTX)):
+            if T.rule.power[0][t] > 0 and all(T.rule.power[c][t] == T.rule.power[0][t] for c in range(NCTX)):
                 T.absolute |= (<mask_t>1) << t
-        T.free_lead = T.ntiers[LEAD_CTX] == 0
-        T.max_count = max([T.count[t] for t in range(NT)])
+        T.free_lead = T.rule.ntiers[LEAD_CTX] == 0
+        T.max_count = max([T.rule.count[t] for t in range(NT)])
         # A trick won by seat b raises the value when b scores; that is what
         # seat a wants when a maximises. In nello nobody wants a trick himself.
         for a in range(4):
@@ -1213,24 +1195,24 @@ cdef class Engine:
             for t in range(NT):
                 T.stronger[c][t] = 0
                 for b in range(NT):
-                    if T.power[c][b] > T.power[c][t]:
+                    if T.rule.power[c][b] > T.rule.power[c][t]:
                         T.stronger[c][t] |= (<mask_t>1) << b
         for t in range(NT):
-            T.leads[T.lead_suit[t]] |= (<mask_t>1) << t
+            T.leads[T.rule.lead_suit[t]] |= (<mask_t>1) << t
         for c in range(NCTX):
             T.powered[c] = 0
             for t in range(NT):
-                if T.power[c][t] > 0:
+                if T.rule.power[c][t] > 0:
                     T.powered[c] |= (<mask_t>1) << t
-        T.always_live = (1 << LEAD_CTX) if T.ntiers[LEAD_CTX] else 0
+        T.always_live = (1 << LEAD_CTX) if T.rule.ntiers[LEAD_CTX] else 0
         for a in range(NT):
             T.kin[a] = 0
             for b in range(NT):
                 T.differ[a][b] = 0
                 T.spread[a][b] = 0
-                if a != b and T.count[a] == T.count[b] and T.lead_suit[a] == T.lead_suit[b]:
+                if a != b and T.rule.count[a] == T.rule.count[b] and T.rule.lead_suit[a] == T.rule.lead_suit[b]:
                     T.differ[a][b] = self._differ(a, b)
-                    if T.differ[a][b] & (1 << T.lead_suit[a]):
+                    if T.differ[a][b] & (1 << T.rule.lead_suit[a]):
                         continue    # they differ in their own suit: never alike
                     T.kin[a] |= (<mask_t>1) << b
                     T.spread[a][b] = self._spread(a, b)
@@ -1244,9 +1226,9 @@ cdef class Engine:
         cdef int c
         cdef uint16_t d = 0
         if (T.absolute >> a) & (T.absolute >> b) & 1:
-            return (1 << T.lead_suit[a]) if T.power[0][a] != T.power[0][b] else 0
+            return (1 << T.rule.lead_suit[a]) if T.rule.power[0][a] != T.rule.power[0][b] else 0
         for c in range(NCTX):
-            if T.power[c][a] and T.power[c][b] and T.power[c][a] != T.power[c][b]:
+            if T.rule.power[c][a] and T.rule.power[c][b] and T.rule.power[c][a] != T.rule.power[c][b]:
                 d |= 1 << c
         return d
 
@@ -1256,10 +1238,10 @@ cdef class Engine:
         cdef int c, k
         cdef uint16_t d = 0
         for c in range(NCTX):
-            if (T.power[c][a] == 0) != (T.power[c][b] == 0):
+            if (T.rule.power[c][a] == 0) != (T.rule.power[c][b] == 0):
                 d |= 1 << c
-            for k in range(T.ntiers[c]):
-                if ((T.tiers[c][k] >> a) & 1) != ((T.tiers[c][k] >> b) & 1):
+            for k in range(T.rule.ntiers[c]):
+                if ((T.rule.tiers[c][k] >> a) & 1) != ((T.rule.tiers[c][k] >> b) & 1):
                     d |= 1 << c
         return d
 
