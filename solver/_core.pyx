@@ -28,6 +28,13 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
 
+# The table the last search of this thread ran on (see Engine._table).
+cdef extern from *:
+    """
+    static __thread const void* t42_last_table = 0;
+    """
+    const void* t42_last_table
+
 from ._rule_arrays cimport NT, NCTX, LEAD_CTX, MAXTIERS, mask_t, RuleArrays, fill_rule_arrays
 
 cdef enum:
@@ -38,6 +45,10 @@ cdef enum:
 # log2 of the table entries a search with this many tricks left wants: enough
 # for the trick-boundary states it visits, no more (a table is zeroed when made).
 cdef int[8] TABLE_BITS = [4, 4, 8, 11, 13, 15, 16, 17]
+# From this size (6 tricks left) a search on a table that has gone cold in the
+# cache is cheaper after zeroing it (see Engine._table).
+cdef enum:
+    WARM_BITS = 16
 
 cdef enum:
     # Ordering scores rank first; the history of leads breaks ties (kept below HIST_SCALE).
@@ -1120,6 +1131,7 @@ cdef class Engine:
     cdef State stack[MAXDEPTH]
     cdef int depth
     cdef int busy  # a search is running (with the GIL released) on this engine
+    cdef int stale  # the table holds only another deal's entries (since clear())
     cdef object token
 
     def __cinit__(self, rules, seats_in_order, maximizer, scorer, tt_bits=18):
@@ -1252,8 +1264,18 @@ cdef class Engine:
         calloc'ed table costs its size in zeroing, so the table grows with
         the positions the engine is asked about.
         """
+        global t42_last_table
         cdef int bits = min(self.e.tt_max_bits, TABLE_BITS[min(max(self.e.st.tricks_left, 0), 7)])
         if bits <= self.e.tt_bits:
+            if self.stale:
+                self.stale = 0
+                if bits >= WARM_BITS and self.e.tt != t42_last_table:
+                    # A long search on a table of another deal that other searches
+                    # have since pushed out of the cache: zeroing it brings it back,
+                    # which costs less than the misses would (bench/README.md).
+                    memset(self.e.tt, 0, ((<size_t>1) << self.e.tt_bits) * sizeof(TTEntry))
+                    self.e.gen = 0
+            t42_last_table = self.e.tt
             return
         free(self.e.tt)
         self.e.tt = <TTEntry*> calloc((<size_t>1) << bits, sizeof(TTEntry))
@@ -1263,6 +1285,8 @@ cdef class Engine:
         self.e.tt_bits = bits
         self.e.tt_shift = 32 - (bits - 1)
         self.e.gen = 0
+        self.stale = 0
+        t42_last_table = self.e.tt
 
     def clear(self):
         """Forget everything the table learned: call before loading another deal.
@@ -1278,6 +1302,7 @@ cdef class Engine:
         memset(self.e.hist, 0, sizeof(self.e.hist))
         for i in range(4):
             self.e.own[i] = 0
+        self.stale = 1
         if self.e.gen == 0 and self.e.tt != NULL:
             memset(self.e.tt, 0, ((<size_t>1) << self.e.tt_bits) * sizeof(TTEntry))
 
