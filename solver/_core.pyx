@@ -87,6 +87,7 @@ cdef struct Tables:
     mask_t leads[NCTX]          # tiles that lead suit c
     mask_t powered[NCTX]        # tiles with a nonzero power when suit c is led
     uint16_t always_live        # suits to check whoever holds what (the leader's tiers)
+    int scorers_duck            # 1 when the scoring seats want no tricks (nello)
 
 cdef struct State:
     # Whole ints: narrower fields made the state copied at every node smaller
@@ -563,7 +564,50 @@ cdef inline int sure_points(Search* e, int* lower) noexcept nogil:
         else:
             other += pts
     lower[0] = scoring
+    if T.scorers_duck and ducks_every_trick(e):
+        return s.avail
     return other
+
+
+cdef inline int ducks_every_trick(Search* e) noexcept nogil:
+    """Can the scoring seats, who want no tricks (nello), lose every trick left
+    whatever the others do? Yes when another seat is on lead and, in every suit
+    the others can lead, each tile a scoring seat may play is weaker than every
+    tile the others could lead in it: a scoring seat then plays under the lead
+    (or, void, off suit) each time, and the others win every trick, so lead
+    every trick. It stays so: the leads left only grow stronger, and a scoring
+    seat's plays only fewer (void in a suit, it plays a tile that cannot win it).
+    """
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef mask_t theirs = 0, m
+    cdef int x, c, t, weakest, pw
+    cdef uint16_t suits = 0
+    if T.scorer[s.leader]:
+        return 0
+    for x in range(4):
+        if not T.scorer[x]:
+            theirs |= s.hand[x]
+    m = theirs
+    while m:
+        suits |= 1 << T.rule.lead_suit[__builtin_ctz(m)]
+        m &= m - 1
+    while suits:
+        c = __builtin_ctz(suits)
+        suits &= suits - 1
+        weakest = POS_INF
+        m = theirs & T.leads[c]
+        while m:
+            t = __builtin_ctz(m)
+            m &= m - 1
+            if T.rule.power[c][t] < weakest:
+                weakest = T.rule.power[c][t]
+        for x in range(4):
+            if T.scorer[x] and s.hand[x]:
+                pw = max_power(T, legal_mask(T, s.hand[x], c), c)
+                if pw >= weakest:
+                    return 0
+    return 1
 
 
 cdef inline int max_power(Tables* T, mask_t m, int c) noexcept nogil:
@@ -1217,6 +1261,8 @@ cdef class Engine:
                 if T.rule.power[c][t] > 0:
                     T.powered[c] |= (<mask_t>1) << t
         T.always_live = (1 << LEAD_CTX) if T.rule.ntiers[LEAD_CTX] else 0
+        T.scorers_duck = any(scorer[a] for a in range(4)) and all(
+            not T.likes[a][a] for a in range(4) if scorer[a])
         for a in range(NT):
             T.kin[a] = 0
             for b in range(NT):

@@ -1,7 +1,8 @@
 """What the search's pruning could get wrong, against the plain minimax of `reference`.
 
 * the sure-trick bounds: never cross the true value, and positions where a
-  bound is exactly the value are still solved right;
+  bound is exactly the value are still solved right; in nello, the bound from
+  a declarer who can duck every trick left;
 * tile equivalence: two tiles of a seat stop being one move while another
   hand still holds a tile between them;
 * canonical table keys: an engine that knows the whole deal (so swaps
@@ -66,6 +67,31 @@ def test_sure_bounds_never_cross_the_value_and_exact_ones_solve_right():
                 json.dumps(position)
     # The batch must exercise the bound where it is exactly tight.
     assert tight >= 10
+
+
+NELLO = [at_boundary(make_42(f"duck-{i}", "standard", "nello", ("high", "low", "suit")[i % 3]))
+         for i in range(180)]
+
+
+def test_a_nello_declarer_who_can_duck_every_trick_takes_no_more():
+    """Where the declarer's every tile is weaker than every lead the others could make
+    in its suit, the upper bound is the tricks taken already; it never cuts a position
+    in which the declarer can still be made to take a trick."""
+    fired = 0
+    for position in NELLO:
+        p = Position(position)
+        lower, upper = sure_bounds(position)
+        expected = reference(position)
+        assert lower <= expected.value <= upper, json.dumps(position)
+        if upper == p.points < p.points + p.available:
+            fired += 1
+            got = solve(position)
+            assert (got.value, got.moves) == (expected.value, expected.moves), \
+                json.dumps(position)
+    # Both ways in the batch: the bound fires, and positions with a trick still
+    # forced on the declarer (value above the tricks taken) are left to the search.
+    assert fired >= 10
+    assert sum(reference(q).value > Position(q).points for q in NELLO) >= 10
 
 
 #: Seeds of make_42 positions in which the seat to move holds two tiles of
