@@ -621,6 +621,43 @@ cdef inline int max_power(Tables* T, mask_t m, int c) noexcept nogil:
     return pw
 
 
+cdef inline int min_power(Tables* T, mask_t m, int c) noexcept nogil:
+    """The lowest power among the tiles of m when suit c is led (0 if any cannot win)."""
+    cdef int pw = POS_INF, k
+    if m & ~T.powered[c]:
+        return 0
+    while m:
+        k = T.rule.power[c][__builtin_ctz(m)]
+        m &= m - 1
+        pw = k if k < pw else pw
+    return pw
+
+
+cdef inline void forced_trick(Search* e, int* scoring) noexcept nogil:
+    """Nello, the others on lead: the next trick goes to a scoring seat when the
+    leader has a lead under which that seat cannot play, nor can the other seats
+    (each plays its weakest tile, helping the scoring seat to the trick)."""
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef int L = s.leader, t, c, x, bar, pw
+    cdef mask_t leads = legal_mask(T, s.hand[L], LEAD_CTX)
+    while leads:
+        t = __builtin_ctz(leads)
+        leads &= leads - 1
+        c = T.rule.lead_suit[t]
+        bar = T.rule.power[c][t]
+        for x in range(4):
+            if x != L and s.hand[x] and not T.scorer[x]:
+                pw = min_power(T, legal_mask(T, s.hand[x], c), c)
+                if pw > bar:
+                    bar = pw
+        for x in range(4):
+            if T.scorer[x] and s.hand[x] and min_power(T, legal_mask(T, s.hand[x], c), c) > bar:
+                if T.rule.trick_points + T.rule.count[t] > scoring[0]:
+                    scoring[0] = T.rule.trick_points + T.rule.count[t]
+                break
+
+
 cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
     """Raise the sure points by the next trick alone, when whatever the leader
     leads one side is sure to take it: the leader's side with a lead no
@@ -634,6 +671,9 @@ cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
     cdef int opp[3]
     cdef int mate[3]
     cdef int nopp = 0, nmate = 0
+    if T.scorers_duck and not T.scorer[L]:
+        forced_trick(e, scoring)
+        return
     if not T.likes[L][L]:
         return
     for o in range(4):

@@ -1,8 +1,8 @@
 """What the search's pruning could get wrong, against the plain minimax of `reference`.
 
 * the sure-trick bounds: never cross the true value, and positions where a
-  bound is exactly the value are still solved right; in nello, the bound from
-  a declarer who can duck every trick left;
+  bound is exactly the value are still solved right; nello's bounds (a
+  declarer who can duck every trick left, a trick forced on the declarer);
 * tile equivalence: two tiles of a seat stop being one move while another
   hand still holds a tile between them;
 * canonical table keys: an engine that knows the whole deal (so swaps
@@ -73,24 +73,27 @@ NELLO = [at_boundary(make_42(f"duck-{i}", "standard", "nello", ("high", "low", "
          for i in range(180)]
 
 
-def test_a_nello_declarer_who_can_duck_every_trick_takes_no_more():
-    """Where the declarer's every tile is weaker than every lead the others could make
-    in its suit, the upper bound is the tricks taken already; it never cuts a position
-    in which the declarer can still be made to take a trick."""
-    fired = 0
+def test_nello_bounds_never_cross_the_value_and_tight_ones_solve_right():
+    """Nello's own bounds at a trick boundary, the others on lead: the declarer
+    takes no more tricks when every tile it may play is weaker than every lead the
+    others could make in its suit (upper bound: the tricks taken); it takes the next
+    trick when the leader has a lead under which it cannot play (lower bound). Neither
+    cuts a position it should not."""
+    ducks = forced = 0
     for position in NELLO:
         p = Position(position)
         lower, upper = sure_bounds(position)
         expected = reference(position)
         assert lower <= expected.value <= upper, json.dumps(position)
-        if upper == p.points < p.points + p.available:
-            fired += 1
+        if upper == p.points < p.points + p.available or lower > p.points:
+            ducks += upper == p.points
+            forced += lower > p.points
             got = solve(position)
             assert (got.value, got.moves) == (expected.value, expected.moves), \
                 json.dumps(position)
-    # Both ways in the batch: the bound fires, and positions with a trick still
-    # forced on the declarer (value above the tricks taken) are left to the search.
-    assert fired >= 10
+    # Both bounds fire in the batch, and it also holds positions with a trick still
+    # forced on the declarer (value above the tricks taken) left to the search.
+    assert ducks >= 10 and forced >= 10
     assert sum(reference(q).value > Position(q).points for q in NELLO) >= 10
 
 
