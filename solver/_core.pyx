@@ -28,20 +28,27 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
 
+# The table the last search of this thread ran on (see Engine._table).
+cdef extern from *:
+    """
+    static __thread const void* t42_last_table = 0;
+    """
+    const void* t42_last_table
+
+from ._rule_arrays cimport NT, NCTX, LEAD_CTX, MAXTIERS, mask_t, RuleArrays, fill_rule_arrays
+
 cdef enum:
-    NT = 28
-    NCTX = 10
-    LEAD_CTX = 9
-    MAXTIERS = 8
     MAXDEPTH = 32
     NEG_INF = -1000
     POS_INF = 1000
 
-ctypedef uint32_t mask_t
-
 # log2 of the table entries a search with this many tricks left wants: enough
 # for the trick-boundary states it visits, no more (a table is zeroed when made).
 cdef int[8] TABLE_BITS = [4, 4, 8, 11, 13, 15, 16, 17]
+# From this size (6 tricks left) a search on a table that has gone cold in the
+# cache is cheaper after zeroing it (see Engine._table).
+cdef enum:
+    WARM_BITS = 16
 
 cdef enum:
     # Ordering scores rank first; the history of leads breaks ties (kept below HIST_SCALE).
@@ -65,12 +72,7 @@ cdef struct Tables:
     int next_seat[4]
     int maximizer[4]        # 1 for seats of the maximising side
     int scorer[4]           # 1 for seats whose tricks count in the value
-    int lead_suit[NT]
-    int power[NCTX][NT]
-    int ntiers[NCTX]
-    mask_t tiers[NCTX][MAXTIERS]
-    int count[NT]
-    int trick_points
+    RuleArrays rule             # the declaration's rule tables
     int likes[4][4]             # 1 when seat a wants the trick to go to seat b
     mask_t matched[NCTX][NT]    # other tiles as strong as t when suit c is led
     mask_t absolute             # tiles with the same nonzero power whatever is led
@@ -85,6 +87,7 @@ cdef struct Tables:
     mask_t leads[NCTX]          # tiles that lead suit c
     mask_t powered[NCTX]        # tiles with a nonzero power when suit c is led
     uint16_t always_live        # suits to check whoever holds what (the leader's tiers)
+    int scorers_duck            # 1 when the scoring seats want no tricks (nello)
 
 cdef struct State:
     # Whole ints: narrower fields made the state copied at every node smaller
@@ -130,11 +133,11 @@ cdef struct Search:
 cdef inline mask_t legal_mask(Tables* T, mask_t hand, int ctx) noexcept nogil:
     cdef int k
     cdef mask_t m
-    if T.ntiers[ctx] == 1:         # one suit to follow: a conditional move, no branch
-        m = hand & T.tiers[ctx][0]
+    if T.rule.ntiers[ctx] == 1:         # one suit to follow: a conditional move, no branch
+        m = hand & T.rule.tiers[ctx][0]
         return m if m != 0 else hand
-    for k in range(T.ntiers[ctx]):
-        m = hand & T.tiers[ctx][k]
+    for k in range(T.rule.ntiers[ctx]):
+        m = hand & T.rule.tiers[ctx][k]
         if m:
             return m
     return hand
@@ -173,16 +176,16 @@ cdef inline void play(Search* e, int t) noexcept nogil:
     s.trick_set |= (<mask_t>1) << t
     # The trick's holder and worth are kept up to date tile by tile.
     if s.ntrick == 0:
-        s.ctx = T.lead_suit[t]
-        s.win_power = T.power[s.ctx][t]
+        s.ctx = T.rule.lead_suit[t]
+        s.win_power = T.rule.power[s.ctx][t]
         s.win_seat = seat
-        s.trick_pts = T.trick_points + T.count[t]
+        s.trick_pts = T.rule.trick_points + T.rule.count[t]
     else:
-        pw = T.power[s.ctx][t]
+        pw = T.rule.power[s.ctx][t]
         if pw > s.win_power:
             s.win_power = pw
             s.win_seat = seat
-        s.trick_pts += T.count[t]
+        s.trick_pts += T.rule.count[t]
     s.ntrick += 1
     if s.ntrick < T.nactive:
         s.to_move = T.next_seat[seat]
@@ -214,7 +217,7 @@ cdef inline int later_seats(Search* e, int ctx, int seat, int* seats, int* hi,
         h = 0
         l = 0 if m != pm else POS_INF
         while m:
-            pw = T.power[ctx][__builtin_ctz(m)]
+            pw = T.rule.power[ctx][__builtin_ctz(m)]
             m &= m - 1
             if pw > h:
                 h = pw
@@ -272,13 +275,13 @@ cdef int order_last(Search* e, mask_t legal, int ttbest, int* out) noexcept nogi
     while m:
         t = __builtin_ctz(m)
         m &= m - 1
-        p = T.power[ctx][t]
+        p = T.rule.power[ctx][t]
         w = seat if p > s.win_power else s.win_seat
         if T.likes[seat][w]:
             score = O.base[1][0 if w == seat else 1] + O.power[1][0 if w == seat else 1] * p \
-                + O.count * T.count[t]
+                + O.count * T.rule.count[t]
         else:
-            score = O.power_lost[1] * p - O.count * T.count[t]
+            score = O.power_lost[1] * p - O.count * T.rule.count[t]
         if t == ttbest:
             score += 100000
         n = insert_by_score(out, scores, n, t, score)
@@ -324,10 +327,10 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
         t = __builtin_ctz(m)
         m &= m - 1
         if phase == 0:
-            ctx = T.lead_suit[t]
+            ctx = T.rule.lead_suit[t]
             if nl[ctx] < 0:
                 nl[ctx] = later_seats(e, ctx, seat, lseats[ctx], lhi[ctx], llo[ctx])
-        p = T.power[ctx][t]
+        p = T.rule.power[ctx][t]
         if phase == 0 or p > win_power:
             cur = p
             owner = seat
@@ -337,9 +340,9 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
         w = likely_winner(T, nl[ctx], lseats[ctx], lhi[ctx], llo[ctx], cur, owner)
         if T.likes[seat][w]:
             who = 0 if w == seat else 1
-            score = O.base[phase][who] + O.power[phase][who] * p + O.count * T.count[t]
+            score = O.base[phase][who] + O.power[phase][who] * p + O.count * T.rule.count[t]
         else:
-            score = O.power_lost[phase] * p - O.count * T.count[t]
+            score = O.power_lost[phase] * p - O.count * T.rule.count[t]
         if t == ttbest:
             score += 100000
         score = score * HIST_SCALE + (e.hist[seat][t] if phase == 0 else 0)
@@ -503,7 +506,7 @@ cdef inline int alike(Search* e, int a, int b, uint16_t* live, mask_t others,
     if T.differ[a][b]:
         if live[0] == 0xFFFF:
             live[0] = live_suits(e, others)
-        if T.differ[a][b] & (live[0] | (1 << T.lead_suit[a])):
+        if T.differ[a][b] & (live[0] | (1 << T.rule.lead_suit[a])):
             return 0
     # Checking a dead suit too is merely cautious, and saves working out live.
     suits = T.spread[a][b]
@@ -511,7 +514,7 @@ cdef inline int alike(Search* e, int a, int b, uint16_t* live, mask_t others,
     while suits:
         c = __builtin_ctz(suits)
         suits &= suits - 1
-        hi, lo = (a, b) if T.power[c][a] > T.power[c][b] else (b, a)
+        hi, lo = (a, b) if T.rule.power[c][a] > T.rule.power[c][b] else (b, a)
         if T.stronger[c][lo] & ~T.stronger[c][hi] & blockers & ~pair:
             return 0
     return 1
@@ -554,14 +557,57 @@ cdef inline int sure_points(Search* e, int* lower) noexcept nogil:
         while m:
             t = __builtin_ctz(m)
             m &= m - 1
-            if (others & T.matched[T.lead_suit[t]][t]) == 0:
-                pts += T.trick_points + T.count[t]
+            if (others & T.matched[T.rule.lead_suit[t]][t]) == 0:
+                pts += T.rule.trick_points + T.rule.count[t]
         if T.scorer[x]:
             scoring += pts
         else:
             other += pts
     lower[0] = scoring
+    if T.scorers_duck and ducks_every_trick(e):
+        return s.avail
     return other
+
+
+cdef inline int ducks_every_trick(Search* e) noexcept nogil:
+    """Can the scoring seats, who want no tricks (nello), lose every trick left
+    whatever the others do? Yes when another seat is on lead and, in every suit
+    the others can lead, each tile a scoring seat may play is weaker than every
+    tile the others could lead in it: a scoring seat then plays under the lead
+    (or, void, off suit) each time, and the others win every trick, so lead
+    every trick. It stays so: the leads left only grow stronger, and a scoring
+    seat's plays only fewer (void in a suit, it plays a tile that cannot win it).
+    """
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef mask_t theirs = 0, m
+    cdef int x, c, t, weakest, pw
+    cdef uint16_t suits = 0
+    if T.scorer[s.leader]:
+        return 0
+    for x in range(4):
+        if not T.scorer[x]:
+            theirs |= s.hand[x]
+    m = theirs
+    while m:
+        suits |= 1 << T.rule.lead_suit[__builtin_ctz(m)]
+        m &= m - 1
+    while suits:
+        c = __builtin_ctz(suits)
+        suits &= suits - 1
+        weakest = POS_INF
+        m = theirs & T.leads[c]
+        while m:
+            t = __builtin_ctz(m)
+            m &= m - 1
+            if T.rule.power[c][t] < weakest:
+                weakest = T.rule.power[c][t]
+        for x in range(4):
+            if T.scorer[x] and s.hand[x]:
+                pw = max_power(T, legal_mask(T, s.hand[x], c), c)
+                if pw >= weakest:
+                    return 0
+    return 1
 
 
 cdef inline int max_power(Tables* T, mask_t m, int c) noexcept nogil:
@@ -569,10 +615,47 @@ cdef inline int max_power(Tables* T, mask_t m, int c) noexcept nogil:
     cdef int pw = 0, k
     m &= T.powered[c]
     while m:
-        k = T.power[c][__builtin_ctz(m)]
+        k = T.rule.power[c][__builtin_ctz(m)]
         m &= m - 1
         pw = k if k > pw else pw
     return pw
+
+
+cdef inline int min_power(Tables* T, mask_t m, int c) noexcept nogil:
+    """The lowest power among the tiles of m when suit c is led (0 if any cannot win)."""
+    cdef int pw = POS_INF, k
+    if m & ~T.powered[c]:
+        return 0
+    while m:
+        k = T.rule.power[c][__builtin_ctz(m)]
+        m &= m - 1
+        pw = k if k < pw else pw
+    return pw
+
+
+cdef inline void forced_trick(Search* e, int* scoring) noexcept nogil:
+    """Nello, the others on lead: the next trick goes to a scoring seat when the
+    leader has a lead under which that seat cannot play, nor can the other seats
+    (each plays its weakest tile, helping the scoring seat to the trick)."""
+    cdef State* s = &e.st
+    cdef Tables* T = e.T
+    cdef int L = s.leader, t, c, x, bar, pw
+    cdef mask_t leads = legal_mask(T, s.hand[L], LEAD_CTX)
+    while leads:
+        t = __builtin_ctz(leads)
+        leads &= leads - 1
+        c = T.rule.lead_suit[t]
+        bar = T.rule.power[c][t]
+        for x in range(4):
+            if x != L and s.hand[x] and not T.scorer[x]:
+                pw = min_power(T, legal_mask(T, s.hand[x], c), c)
+                if pw > bar:
+                    bar = pw
+        for x in range(4):
+            if T.scorer[x] and s.hand[x] and min_power(T, legal_mask(T, s.hand[x], c), c) > bar:
+                if T.rule.trick_points + T.rule.count[t] > scoring[0]:
+                    scoring[0] = T.rule.trick_points + T.rule.count[t]
+                break
 
 
 cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
@@ -588,6 +671,9 @@ cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
     cdef int opp[3]
     cdef int mate[3]
     cdef int nopp = 0, nmate = 0
+    if T.scorers_duck and not T.scorer[L]:
+        forced_trick(e, scoring)
+        return
     if not T.likes[L][L]:
         return
     for o in range(4):
@@ -604,7 +690,7 @@ cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
     leads = legal_mask(T, s.hand[L], LEAD_CTX)
     m = leads
     while m:
-        suits |= 1 << T.lead_suit[__builtin_ctz(m)]
+        suits |= 1 << T.rule.lead_suit[__builtin_ctz(m)]
         m &= m - 1
     # Each suit led once: the best the other seats can follow with in it.
     while suits:
@@ -624,22 +710,22 @@ cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
         while lm:
             t = __builtin_ctz(lm)
             lm &= lm - 1
-            p = T.power[c][t]
+            p = T.rule.power[c][t]
             if their <= p:     # equal powers only in sevens, where the lead wins
-                if T.trick_points + T.count[t] > win_pts:
-                    win_pts = T.trick_points + T.count[t]
+                if T.rule.trick_points + T.rule.count[t] > win_pts:
+                    win_pts = T.rule.trick_points + T.rule.count[t]
             if their <= p or their <= ours:
                 all_lost = 0
     if T.scorer[L]:
         if win_pts > scoring[0]:
             scoring[0] = win_pts
-        if all_lost and T.trick_points > other[0]:
-            other[0] = T.trick_points
+        if all_lost and T.rule.trick_points > other[0]:
+            other[0] = T.rule.trick_points
     else:
         if win_pts > other[0]:
             other[0] = win_pts
-        if all_lost and T.trick_points > scoring[0]:
-            scoring[0] = T.trick_points
+        if all_lost and T.rule.trick_points > scoring[0]:
+            scoring[0] = T.rule.trick_points
 
 
 
@@ -683,13 +769,13 @@ cdef int two_left(Search* e, mask_t* hand, int seat, int ntrick, int ctx, int wp
         # first (it cuts off more often); with the lead, the stronger tile.
         tb = __builtin_ctz(legal & (legal - 1))
         if ntrick == 0:
-            sa = T.power[T.lead_suit[ta]][ta]
-            sb = T.power[T.lead_suit[tb]][tb]
+            sa = T.rule.power[T.rule.lead_suit[ta]][ta]
+            sb = T.rule.power[T.rule.lead_suit[tb]][tb]
         else:
-            ha = seat if T.power[ctx][ta] > wp else ws
-            hb = seat if T.power[ctx][tb] > wp else ws
-            sa = T.likes[seat][ha] * 64 + (T.count[ta] if T.likes[seat][ha] else -T.count[ta])
-            sb = T.likes[seat][hb] * 64 + (T.count[tb] if T.likes[seat][hb] else -T.count[tb])
+            ha = seat if T.rule.power[ctx][ta] > wp else ws
+            hb = seat if T.rule.power[ctx][tb] > wp else ws
+            sa = T.likes[seat][ha] * 64 + (T.rule.count[ta] if T.likes[seat][ha] else -T.rule.count[ta])
+            sb = T.likes[seat][hb] * 64 + (T.rule.count[tb] if T.likes[seat][hb] else -T.rule.count[tb])
         if sb > sa:
             order[0] = tb
             order[1] = ta
@@ -704,15 +790,15 @@ cdef int two_left(Search* e, mask_t* hand, int seat, int ntrick, int ctx, int wp
         e.nodes += 1
         bit = (<mask_t>1) << t
         if ntrick == 0:
-            c = T.lead_suit[t]
-            npw = T.power[c][t]
+            c = T.rule.lead_suit[t]
+            npw = T.rule.power[c][t]
             nws = seat
-            npts = T.trick_points + T.count[t]
+            npts = T.rule.trick_points + T.rule.count[t]
         else:
             c = ctx
-            p = T.power[c][t]
+            p = T.rule.power[c][t]
             npw, nws = (p, seat) if p > wp else (wp, ws)
-            npts = pts + T.count[t]
+            npts = pts + T.rule.count[t]
         hand[seat] &= ~bit
         if ntrick + 1 < T.nactive:
             v = two_left(e, hand, T.next_seat[seat], ntrick + 1, c, npw, nws, npts, alpha, beta)
@@ -720,17 +806,17 @@ cdef int two_left(Search* e, mask_t* hand, int seat, int ntrick, int ctx, int wp
             # The first trick is over: nws leads the last one, every play forced.
             v = e.st.sofar + (npts if T.scorer[nws] else 0)
             q = __builtin_ctz(hand[nws])
-            k = T.lead_suit[q]
-            p = T.power[k][q]
+            k = T.rule.lead_suit[q]
+            p = T.rule.power[k][q]
             w = nws
-            pts2 = T.trick_points + T.count[q]
+            pts2 = T.rule.trick_points + T.rule.count[q]
             o = T.next_seat[nws]
             while o != nws:
                 q = __builtin_ctz(hand[o])
-                if T.power[k][q] > p:
-                    p = T.power[k][q]
+                if T.rule.power[k][q] > p:
+                    p = T.rule.power[k][q]
                     w = o
-                pts2 += T.count[q]
+                pts2 += T.rule.count[q]
                 o = T.next_seat[o]
             if T.scorer[w]:
                 v += pts2
@@ -766,10 +852,10 @@ cdef inline int etc_last(Search* e, mask_t legal, int alpha, int beta) noexcept 
     while legal:
         t = __builtin_ctz(legal)
         legal &= legal - 1
-        w = seat if T.power[s.ctx][t] > s.win_power else s.win_seat
+        w = seat if T.rule.power[s.ctx][t] > s.win_power else s.win_seat
         ent = tt_find(e, (held & ~((<mask_t>1) << t)) | (<uint32_t>w << 28))
         if ent != NULL:
-            base = s.sofar + (s.trick_pts + T.count[t] if T.scorer[w] else 0)
+            base = s.sofar + (s.trick_pts + T.rule.count[t] if T.scorer[w] else 0)
             if is_max:
                 if base + ent.lower >= beta:
                     return base + ent.lower
@@ -841,8 +927,8 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
         # The next trick alone adds at most a trick and one tile's count:
         # look at it only when that could end the search here, and not with
         # two tricks left, where searching them (two_left) costs less.
-        if s.tricks_left > 2 and (s.sofar + T.trick_points + T.max_count >= beta or
-                                  s.sofar + s.avail - T.trick_points - T.max_count <= alpha):
+        if s.tricks_left > 2 and (s.sofar + T.rule.trick_points + T.max_count >= beta or
+                                  s.sofar + s.avail - T.rule.trick_points - T.max_count <= alpha):
             next_trick(e, &sure, &other)
             if s.sofar + sure >= beta:
                 return s.sofar + sure
@@ -1129,6 +1215,7 @@ cdef class Engine:
     cdef State stack[MAXDEPTH]
     cdef int depth
     cdef int busy  # a search is running (with the GIL released) on this engine
+    cdef int stale  # the table holds only another deal's entries (since clear())
     cdef object token
 
     def __cinit__(self, rules, seats_in_order, maximizer, scorer, tt_bits=18):
@@ -1172,28 +1259,19 @@ cdef class Engine:
             T.scorer[k] = scorer[k]
         for k in range(n):
             T.next_seat[seats_in_order[k]] = seats_in_order[(k + 1) % n]
-        T.trick_points = rules.trick_points
-        for t in range(NT):
-            T.lead_suit[t] = rules.lead_suit[t]
-            T.count[t] = rules.count[t]
-        for c in range(NCTX):
-            T.ntiers[c] = len(rules.tiers[c])
-            for k in range(T.ntiers[c]):
-                T.tiers[c][k] = rules.tiers[c][k]
-            for t in range(NT):
-                T.power[c][t] = rules.power[c][t]
+        fill_rule_arrays(&T.rule, rules)
         for c in range(NCTX):
             for t in range(NT):
                 T.matched[c][t] = 0
                 for b in range(NT):
-                    if b != t and T.power[c][b] >= T.power[c][t]:
+                    if b != t and T.rule.power[c][b] >= T.rule.power[c][t]:
                         T.matched[c][t] |= (<mask_t>1) << b
         T.absolute = 0
         for t in range(NT):
-            if T.power[0][t] > 0 and all(T.power[c][t] == T.power[0][t] for c in range(NCTX)):
+            if T.rule.power[0][t] > 0 and all(T.rule.power[c][t] == T.rule.power[0][t] for c in range(NCTX)):
                 T.absolute |= (<mask_t>1) << t
-        T.free_lead = T.ntiers[LEAD_CTX] == 0
-        T.max_count = max([T.count[t] for t in range(NT)])
+        T.free_lead = T.rule.ntiers[LEAD_CTX] == 0
+        T.max_count = max([T.rule.count[t] for t in range(NT)])
         # A trick won by seat b raises the value when b scores; that is what
         # seat a wants when a maximises. In nello nobody wants a trick himself.
         for a in range(4):
@@ -1213,24 +1291,26 @@ cdef class Engine:
             for t in range(NT):
                 T.stronger[c][t] = 0
                 for b in range(NT):
-                    if T.power[c][b] > T.power[c][t]:
+                    if T.rule.power[c][b] > T.rule.power[c][t]:
                         T.stronger[c][t] |= (<mask_t>1) << b
         for t in range(NT):
-            T.leads[T.lead_suit[t]] |= (<mask_t>1) << t
+            T.leads[T.rule.lead_suit[t]] |= (<mask_t>1) << t
         for c in range(NCTX):
             T.powered[c] = 0
             for t in range(NT):
-                if T.power[c][t] > 0:
+                if T.rule.power[c][t] > 0:
                     T.powered[c] |= (<mask_t>1) << t
-        T.always_live = (1 << LEAD_CTX) if T.ntiers[LEAD_CTX] else 0
+        T.always_live = (1 << LEAD_CTX) if T.rule.ntiers[LEAD_CTX] else 0
+        T.scorers_duck = any(scorer[a] for a in range(4)) and all(
+            not T.likes[a][a] for a in range(4) if scorer[a])
         for a in range(NT):
             T.kin[a] = 0
             for b in range(NT):
                 T.differ[a][b] = 0
                 T.spread[a][b] = 0
-                if a != b and T.count[a] == T.count[b] and T.lead_suit[a] == T.lead_suit[b]:
+                if a != b and T.rule.count[a] == T.rule.count[b] and T.rule.lead_suit[a] == T.rule.lead_suit[b]:
                     T.differ[a][b] = self._differ(a, b)
-                    if T.differ[a][b] & (1 << T.lead_suit[a]):
+                    if T.differ[a][b] & (1 << T.rule.lead_suit[a]):
                         continue    # they differ in their own suit: never alike
                     T.kin[a] |= (<mask_t>1) << b
                     T.spread[a][b] = self._spread(a, b)
@@ -1244,9 +1324,9 @@ cdef class Engine:
         cdef int c
         cdef uint16_t d = 0
         if (T.absolute >> a) & (T.absolute >> b) & 1:
-            return (1 << T.lead_suit[a]) if T.power[0][a] != T.power[0][b] else 0
+            return (1 << T.rule.lead_suit[a]) if T.rule.power[0][a] != T.rule.power[0][b] else 0
         for c in range(NCTX):
-            if T.power[c][a] and T.power[c][b] and T.power[c][a] != T.power[c][b]:
+            if T.rule.power[c][a] and T.rule.power[c][b] and T.rule.power[c][a] != T.rule.power[c][b]:
                 d |= 1 << c
         return d
 
@@ -1256,10 +1336,10 @@ cdef class Engine:
         cdef int c, k
         cdef uint16_t d = 0
         for c in range(NCTX):
-            if (T.power[c][a] == 0) != (T.power[c][b] == 0):
+            if (T.rule.power[c][a] == 0) != (T.rule.power[c][b] == 0):
                 d |= 1 << c
-            for k in range(T.ntiers[c]):
-                if ((T.tiers[c][k] >> a) & 1) != ((T.tiers[c][k] >> b) & 1):
+            for k in range(T.rule.ntiers[c]):
+                if ((T.rule.tiers[c][k] >> a) & 1) != ((T.rule.tiers[c][k] >> b) & 1):
                     d |= 1 << c
         return d
 
@@ -1270,8 +1350,18 @@ cdef class Engine:
         calloc'ed table costs its size in zeroing, so the table grows with
         the positions the engine is asked about.
         """
+        global t42_last_table
         cdef int bits = min(self.e.tt_max_bits, TABLE_BITS[min(max(self.e.st.tricks_left, 0), 7)])
         if bits <= self.e.tt_bits:
+            if self.stale:
+                self.stale = 0
+                if bits >= WARM_BITS and self.e.tt != t42_last_table:
+                    # A long search on a table of another deal that other searches
+                    # have since pushed out of the cache: zeroing it brings it back,
+                    # which costs less than the misses would (bench/README.md).
+                    memset(self.e.tt, 0, ((<size_t>1) << self.e.tt_bits) * sizeof(TTEntry))
+                    self.e.gen = 0
+            t42_last_table = self.e.tt
             return
         free(self.e.tt)
         self.e.tt = <TTEntry*> calloc((<size_t>1) << bits, sizeof(TTEntry))
@@ -1281,6 +1371,8 @@ cdef class Engine:
         self.e.tt_bits = bits
         self.e.tt_shift = 32 - (bits - 1)
         self.e.gen = 0
+        self.stale = 0
+        t42_last_table = self.e.tt
 
     def clear(self):
         """Forget everything the table learned: call before loading another deal.
@@ -1296,6 +1388,7 @@ cdef class Engine:
         memset(self.e.hist, 0, sizeof(self.e.hist))
         for i in range(4):
             self.e.own[i] = 0
+        self.stale = 1
         if self.e.gen == 0 and self.e.tt != NULL:
             memset(self.e.tt, 0, ((<size_t>1) << self.e.tt_bits) * sizeof(TTEntry))
 

@@ -16,7 +16,6 @@ hands and plays bitmasks.
 """
 
 from cpython.long cimport PyLong_AsLongAndOverflow
-from libc.stdint cimport uint32_t
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
@@ -29,12 +28,7 @@ from .jsondoc import CheckedObject
 from .rules import DOUBLES_OPTIONS, LEAD, build_rules, parse_declaration
 from .tiles import is_double
 
-cdef enum:
-    NT = 28
-    NCTX = 10
-    MAXTIERS = 8
-
-ctypedef uint32_t mask_t
+from ._rule_arrays cimport NT, NCTX, mask_t, RuleArrays, fill_rule_arrays
 
 # Declarations by the names and aliases written most (exactly as written; any other
 # spelling, padded or upper case, goes the slow way) and by pip number.
@@ -79,12 +73,7 @@ cdef enum:
 cdef class _Setup:
     """A contract layout's rule tables (C arrays) and seat layout, shared by its positions."""
 
-    cdef int lead_suit[NT]
-    cdef int power[NCTX][NT]
-    cdef mask_t tiers[NCTX][MAXTIERS]
-    cdef int ntiers[NCTX]
-    cdef int count[NT]
-    cdef int trick_points
+    cdef RuleArrays rule
     cdef int next_of[4]
     cdef int scorer_c[4]
     cdef int nactive
@@ -92,23 +81,14 @@ cdef class _Setup:
     cdef object rules, active_seats, scorer, maximizer, first_leader, next_seat, max_value
 
     def __init__(self, decl, str doubles, int game, int declarer, str kind):
-        cdef int c, t, k
+        cdef int k
         nello = decl.name == "nello"
         trick_scored = nello or game != GAME_42
         rules = self.rules = build_rules(decl, doubles, with_count=not trick_scored)
         (self.active_seats, self.scorer, self.maximizer, self.first_leader,
          self.next_seat) = _layout(game == GAME_MOON3, nello, declarer, kind)
         self.max_value = 7 if trick_scored else 42
-        self.trick_points = rules.trick_points
-        for t in range(NT):
-            self.lead_suit[t] = rules.lead_suit[t]
-            self.count[t] = rules.count[t]
-        for c in range(NCTX):
-            self.ntiers[c] = len(rules.tiers[c])
-            for k in range(self.ntiers[c]):
-                self.tiers[c][k] = rules.tiers[c][k]
-            for t in range(NT):
-                self.power[c][t] = rules.power[c][t]
+        fill_rule_arrays(&self.rule, rules)
         for k in range(4):
             self.next_of[k] = self.next_seat[k]
             self.scorer_c[k] = self.scorer[k]
@@ -333,9 +313,9 @@ def read(position, data):
         if not h & bit:
             return False
         # The first tier of the context that the hand holds must hold the tile.
-        ctx = LEAD if ntrick == 0 else setup.lead_suit[trick_tile[0]]
-        for k in range(setup.ntiers[ctx]):
-            tier = setup.tiers[ctx][k]
+        ctx = LEAD if ntrick == 0 else setup.rule.lead_suit[trick_tile[0]]
+        for k in range(setup.rule.ntiers[ctx]):
+            tier = setup.rule.tiers[ctx][k]
             if h & tier:
                 if not tier & bit:
                     return False
@@ -345,16 +325,16 @@ def read(position, data):
         trick_tile[ntrick] = tile
         ntrick += 1
         if ntrick == setup.nactive:
-            ctx = setup.lead_suit[trick_tile[0]]
+            ctx = setup.rule.lead_suit[trick_tile[0]]
             best = 0
             for k in range(1, ntrick):
-                if setup.power[ctx][trick_tile[k]] > setup.power[ctx][trick_tile[best]]:
+                if setup.rule.power[ctx][trick_tile[k]] > setup.rule.power[ctx][trick_tile[best]]:
                     best = k
             winner = trick_seat[best]
             if setup.scorer_c[winner]:
-                pts = setup.trick_points
+                pts = setup.rule.trick_points
                 for k in range(ntrick):
-                    pts += setup.count[trick_tile[k]]
+                    pts += setup.rule.count[trick_tile[k]]
                 points += pts
             tricks_won[winner] += 1
             completed += 1
@@ -366,7 +346,7 @@ def read(position, data):
     pts = 0
     for k in range(NT):
         if unplayed >> k & 1:
-            pts += setup.count[k]
+            pts += setup.rule.count[k]
     # -- the fields, as Position's own reader sets them
     cdef dict d = position.__dict__
     d["game"] = "moon" if game != GAME_42 else "42"
@@ -389,7 +369,7 @@ def read(position, data):
     d["points"] = points
     d["tricks_won"] = (tricks_won[0], tricks_won[1], tricks_won[2], tricks_won[3])
     d["tricks_left"] = 7 - completed
-    d["available"] = (7 - completed) * setup.trick_points + pts
+    d["available"] = (7 - completed) * setup.rule.trick_points + pts
     return True
 
 

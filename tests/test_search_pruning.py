@@ -1,7 +1,8 @@
 """What the search's pruning could get wrong, against the plain minimax of `reference`.
 
 * the sure-trick bounds: never cross the true value, and positions where a
-  bound is exactly the value are still solved right;
+  bound is exactly the value are still solved right; nello's bounds (a
+  declarer who can duck every trick left, a trick forced on the declarer);
 * tile equivalence: two tiles of a seat stop being one move while another
   hand still holds a tile between them;
 * canonical table keys: an engine that knows the whole deal (so swaps
@@ -66,6 +67,34 @@ def test_sure_bounds_never_cross_the_value_and_exact_ones_solve_right():
                 json.dumps(position)
     # The batch must exercise the bound where it is exactly tight.
     assert tight >= 10
+
+
+NELLO = [at_boundary(make_42(f"duck-{i}", "standard", "nello", ("high", "low", "suit")[i % 3]))
+         for i in range(180)]
+
+
+def test_nello_bounds_never_cross_the_value_and_tight_ones_solve_right():
+    """Nello's own bounds at a trick boundary, the others on lead: the declarer
+    takes no more tricks when every tile it may play is weaker than every lead the
+    others could make in its suit (upper bound: the tricks taken); it takes the next
+    trick when the leader has a lead under which it cannot play (lower bound). Neither
+    cuts a position it should not."""
+    ducks = forced = 0
+    for position in NELLO:
+        p = Position(position)
+        lower, upper = sure_bounds(position)
+        expected = reference(position)
+        assert lower <= expected.value <= upper, json.dumps(position)
+        if upper == p.points < p.points + p.available or lower > p.points:
+            ducks += upper == p.points
+            forced += lower > p.points
+            got = solve(position)
+            assert (got.value, got.moves) == (expected.value, expected.moves), \
+                json.dumps(position)
+    # Both bounds fire in the batch, and it also holds positions with a trick still
+    # forced on the declarer (value above the tricks taken) left to the search.
+    assert ducks >= 10 and forced >= 10
+    assert sum(reference(q).value > Position(q).points for q in NELLO) >= 10
 
 
 #: Seeds of make_42 positions in which the seat to move holds two tiles of
