@@ -1,0 +1,152 @@
+"""Node counts of move-ordering profiles on seeded deals (one thread, deterministic).
+
+A candidate profile is tried by putting it into the cached rules of its
+declaration (`rules.build_rules` shares one `Rules` per declaration, doubles
+option and scoring) and dropping the engine's table cache (`_core._TABLES`,
+keyed by the rules object), so answers stay the same and only the node
+counts move. Used to choose the follow-me and nello profiles in
+`solver/rules.py` (bench/README.md, "Sixth round").
+
+    python bench/ordering_sweep.py follow-me --seed 61 --count 120   # current profiles
+    python bench/ordering_sweep.py nello --seed 62 --count 120
+    python bench/ordering_sweep.py bench                           # deals_42(200, seed=42)
+
+Each run prints, per doubles option and query (every lead scored with
+`child_values`, or `solve()` on the benchmark's deals; exact value with
+`value`), the median, p99, maximum and total nodes. `sweep()` does the
+same for a list of candidate profiles from Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from typing import Callable, Iterable
+
+from solver import Position
+from solver import _core
+from solver.rules import DOUBLES_OPTIONS, Ordering, build_rules, parse_declaration
+from solver.solve import DealSolver
+
+from deals import SEATS, deals_42, random_deal
+
+Query = Callable[[DealSolver], object]
+QUERIES: dict[str, Query] = {
+    "every_lead": lambda s: s.child_values(),
+    "exact": lambda s: s.value(),
+}
+
+
+def deals(trump: str, seed: int, count: int) -> dict[str, list[Position]]:
+    """``count`` opening-lead deals of ``trump`` for each doubles option, from one seed."""
+    rng = random.Random(seed)
+    bid = 42 if trump in ("nello", "sevens") else 30
+    out: dict[str, list[Position]] = {d: [] for d in DOUBLES_OPTIONS}
+    for i in range(count * len(DOUBLES_OPTIONS)):
+        doubles = DOUBLES_OPTIONS[i % len(DOUBLES_OPTIONS)]
+        out[doubles].append(Position({"hands": random_deal(rng), "plays": [],
+                                      "contract": {"declarer": rng.choice(SEATS), "trump": trump,
+                                                   "bid": bid, "doubles": doubles}}))
+    return out
+
+
+def bench_deals() -> dict[str, list[Position]]:
+    """The speed benchmark's 200 `deals_42` deals, grouped by declaration kind."""
+    groups: dict[str, list[Position]] = {}
+    for d in deals_42(200, seed=42):
+        c = d["contract"]
+        name = c["trump"] if c["trump"] in ("follow-me", "nello") else \
+            "sevens" if c["trump"] == "sevens" else "trumps"
+        key = f"{name} {c['doubles']}" if name in ("follow-me", "nello") else name
+        groups.setdefault(key, []).append(Position(d))
+    return groups
+
+
+def use(trump: str, profiles: tuple[Ordering, ...] | None,
+        doubles: Iterable[str] = DOUBLES_OPTIONS) -> None:
+    """Put ``profiles`` (as `Rules.ordering`) into the cached rules of ``trump``; None: keep."""
+    if profiles is None:
+        return
+    decl = parse_declaration(trump)
+    for d in doubles:
+        for with_count in (True, False):
+            build_rules(decl, d, with_count).ordering = profiles
+    _core._TABLES.clear()
+
+
+def nodes(positions: list[Position], query: Query) -> list[int]:
+    out = []
+    for p in positions:
+        solver = DealSolver(p, threads=1)
+        query(solver)
+        out.append(solver.nodes)
+    return out
+
+
+def summary(counts: list[int]) -> dict[str, float]:
+    return {"median": statistics.median(counts),
+            # (as the speed benchmark computes it; small groups: within the data)
+            "p99": statistics.quantiles(counts, n=100,
+                                        method="exclusive" if len(counts) >= 100 else "inclusive")[98],
+            "max": max(counts), "total": sum(counts)}
+
+
+def measure(groups: dict[str, list[Position]], queries: dict[str, Query]) -> dict:
+    """{(group, query): node counts per deal}."""
+    return {(g, q): nodes(ps, fn) for g, ps in groups.items() for q, fn in queries.items()}
+
+
+def show(results: dict, label: str = "") -> None:
+    for (g, q), counts in results.items():
+        s = summary(counts)
+        print(f"{label}{g:16s} {q:10s} median {s['median']:>9.0f} p99 {s['p99']:>9.0f} "
+              f"max {s['max']:>9} total {s['total']:>11}")
+
+
+def sweep(trump: str, groups: dict[str, list[Position]], candidates: dict[str, tuple],
+          queries: dict[str, Query] = QUERIES) -> dict[str, dict]:
+    """Score each named candidate (a `Rules.ordering` tuple) on the same deals."""
+    decl = parse_declaration(trump)
+    saved = {d: build_rules(decl, d, w).ordering for d in DOUBLES_OPTIONS for w in (True, False)}
+    out = {}
+    try:
+        for name, profiles in candidates.items():
+            use(trump, profiles)
+            out[name] = measure(groups, queries)
+            totals = {q: sum(sum(c) for (g, qq), c in out[name].items() if qq == q)
+                      for q in queries}
+            meds = {q: statistics.median([n for (g, qq), c in out[name].items() if qq == q
+                                          for n in c]) for q in queries}
+            print(f"{name:40s} " + "  ".join(f"{q} total {totals[q]:>11} median {meds[q]:>9.0f}"
+                                              for q in queries), flush=True)
+    finally:
+        for (d, w), profiles in saved.items():
+            build_rules(decl, d, w).ordering = profiles
+        _core._TABLES.clear()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("set", help="follow-me, nello, or bench (the speed benchmark's 200 deals)")
+    ap.add_argument("--seed", type=int, default=61)
+    ap.add_argument("--count", type=int, default=120, help="deals per doubles option")
+    a = ap.parse_args()
+    if a.set == "bench":
+        groups = bench_deals()
+        queries = {"solve": lambda s: s.solve(), "exact": QUERIES["exact"]}
+    else:
+        groups = deals(a.set, a.seed, a.count)
+        queries = QUERIES
+    results = measure(groups, queries)
+    show(results)
+    for q in queries:
+        every = [n for (g, qq), c in results.items() if qq == q for n in c]
+        s = summary(every)
+        print(f"{'all':16s} {q:10s} median {s['median']:>9.0f} p99 {s['p99']:>9.0f} "
+              f"max {s['max']:>9} total {s['total']:>11}")
+
+
+if __name__ == "__main__":
+    main()
