@@ -10,11 +10,19 @@ counts move. Used to choose the follow-me and nello profiles in
     python bench/ordering_sweep.py follow-me --seed 61 --count 120   # current profiles
     python bench/ordering_sweep.py nello --seed 62 --count 120
     python bench/ordering_sweep.py bench                           # deals_42(200, seed=42)
+    python bench/ordering_sweep.py bench --follow-me TAKE_TRICKS   # follow-me's old profile
 
 Each run prints, per doubles option and query (every lead scored with
 `child_values`, or `solve()` on the benchmark's deals; exact value with
-`value`), the median, p99, maximum and total nodes. `sweep()` does the
-same for a list of candidate profiles from Python.
+`value`), the median, p99, maximum and total nodes.
+
+From Python, `sweep()` scores named candidate profiles on the same deals
+and `descend()` moves one weight at a time from a start profile, keeping
+each move that lowers the mean ratio of the total and median nodes of both
+queries (`score`). The sixth round trained on seed 61 (follow-me) and 62
+(nello), 120 deals per doubles option, and checked the winner on seeds 71,
+72 and 81 (follow-me), 73 and 74 (nello), 100 deals per option, and on the
+benchmark's deals.
 """
 
 from __future__ import annotations
@@ -71,7 +79,8 @@ def use(trump: str, profiles: tuple[Ordering, ...] | None,
     decl = parse_declaration(trump)
     for d in doubles:
         for with_count in (True, False):
-            build_rules(decl, d, with_count).ordering = profiles
+            # with_count by keyword, as the positions call it: the cache keys on the call
+            build_rules(decl, d, with_count=with_count).ordering = profiles
     _core._TABLES.clear()
 
 
@@ -108,7 +117,8 @@ def sweep(trump: str, groups: dict[str, list[Position]], candidates: dict[str, t
           queries: dict[str, Query] = QUERIES) -> dict[str, dict]:
     """Score each named candidate (a `Rules.ordering` tuple) on the same deals."""
     decl = parse_declaration(trump)
-    saved = {d: build_rules(decl, d, w).ordering for d in DOUBLES_OPTIONS for w in (True, False)}
+    saved = {(d, w): build_rules(decl, d, with_count=w).ordering
+             for d in DOUBLES_OPTIONS for w in (True, False)}
     out = {}
     try:
         for name, profiles in candidates.items():
@@ -122,9 +132,61 @@ def sweep(trump: str, groups: dict[str, list[Position]], candidates: dict[str, t
                                               for q in queries), flush=True)
     finally:
         for (d, w), profiles in saved.items():
-            build_rules(decl, d, w).ordering = profiles
+            build_rules(decl, d, with_count=w).ordering = profiles
         _core._TABLES.clear()
     return out
+
+
+FIELDS = ("lead_mine", "lead_partner", "follow_mine", "follow_partner", "lead_power_mine",
+          "lead_power_partner", "follow_power_mine", "follow_power_partner", "count",
+          "lead_power_lost", "follow_power_lost")
+
+
+def flat(o: Ordering) -> dict[str, int]:
+    """The profile's weights by name (see `profile`)."""
+    values = (*o.base[0], *o.base[1], *o.power[0], *o.power[1], o.count, *o.power_lost)
+    return dict(zip(FIELDS, values))
+
+
+def profile(w: dict[str, int]) -> Ordering:
+    v = [w[f] for f in FIELDS]
+    return Ordering(base=((v[0], v[1]), (v[2], v[3])), power=((v[4], v[5]), (v[6], v[7])),
+                    count=v[8], power_lost=(v[9], v[10]))
+
+
+def score(results: dict, base: dict) -> float:
+    """Mean ratio to ``base`` of the total and the median nodes of each query."""
+    ratios = []
+    for q in {q for _, q in base}:
+        now = [n for (g, qq), c in results.items() if qq == q for n in c]
+        was = [n for (g, qq), c in base.items() if qq == q for n in c]
+        ratios += [sum(now) / sum(was), statistics.median(now) / statistics.median(was)]
+    return sum(ratios) / len(ratios)
+
+
+def descend(trump: str, groups: dict[str, list[Position]], start: Ordering,
+            steps: dict[str, list[int]], wrap: Callable[[Ordering], tuple],
+            rounds: int = 2) -> Ordering:
+    """Coordinate descent: try each weight at each offset in ``steps``, keep the best."""
+    best_w = flat(start)
+    base = sweep(trump, groups, {"start": wrap(start)})["start"]
+    best = 1.0
+    for _ in range(rounds):
+        moved = False
+        for f, offsets in steps.items():
+            cands = {}
+            for d in offsets:
+                w = dict(best_w, **{f: best_w[f] + d})
+                cands[f"{f}{d:+d}"] = (w, wrap(profile(w)))
+            res = sweep(trump, groups, {k: v[1] for k, v in cands.items()})
+            for k, r in res.items():
+                s = score(r, base)
+                if s < best - 1e-4:
+                    best, best_w, moved = s, cands[k][0], True
+            print(f"  after {f}: score {best:.4f} {profile(best_w)}", flush=True)
+        if not moved:
+            break
+    return profile(best_w)
 
 
 def main() -> None:
@@ -132,7 +194,13 @@ def main() -> None:
     ap.add_argument("set", help="follow-me, nello, or bench (the speed benchmark's 200 deals)")
     ap.add_argument("--seed", type=int, default=61)
     ap.add_argument("--count", type=int, default=120, help="deals per doubles option")
+    ap.add_argument("--follow-me", metavar="PROFILE",
+                    help="a profile of solver.rules (e.g. TAKE_TRICKS) for follow-me's seats "
+                         "that want tricks, instead of its own")
     a = ap.parse_args()
+    if a.follow_me:
+        from solver import rules
+        use("follow-me", (getattr(rules, a.follow_me), rules.GIVE_TRICKS))
     if a.set == "bench":
         groups = bench_deals()
         queries = {"solve": lambda s: s.solve(), "exact": QUERIES["exact"]}
