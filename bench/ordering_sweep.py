@@ -11,6 +11,7 @@ counts move. Used to choose the follow-me and nello profiles in
     python bench/ordering_sweep.py nello --seed 62 --count 120
     python bench/ordering_sweep.py bench                           # deals_42(200, seed=42)
     python bench/ordering_sweep.py bench --follow-me TAKE_TRICKS   # follow-me's old profile
+    python bench/ordering_sweep.py follow-me --descend               # the descent (minutes)
 
 Each run prints, per doubles option and query (every lead scored with
 `child_values`, or `solve()` on the benchmark's deals; exact value with
@@ -22,7 +23,9 @@ each move that lowers the mean ratio of the total and median nodes of both
 queries (`score`). The sixth round trained on seed 61 (follow-me) and 62
 (nello), 120 deals per doubles option, and checked the winner on seeds 71,
 72 and 81 (follow-me), 73 and 74 (nello), 100 deals per option, and on the
-benchmark's deals.
+benchmark's deals. `--descend` repeats the follow-me descent; its pick
+leads to the partner's winner at +2 per power point, which FOLLOW_ME sets
+to 0 (level on the check deals, better on the benchmark's).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-from typing import Callable, Iterable
+from typing import Callable
 
 from solver import Position
 from solver import _core
@@ -71,13 +74,10 @@ def bench_deals() -> dict[str, list[Position]]:
     return groups
 
 
-def use(trump: str, profiles: tuple[Ordering, ...] | None,
-        doubles: Iterable[str] = DOUBLES_OPTIONS) -> None:
-    """Put ``profiles`` (as `Rules.ordering`) into the cached rules of ``trump``; None: keep."""
-    if profiles is None:
-        return
+def use(trump: str, profiles: tuple[Ordering, ...]) -> None:
+    """Put ``profiles`` (as `Rules.ordering`) into the cached rules of ``trump``."""
     decl = parse_declaration(trump)
-    for d in doubles:
+    for d in DOUBLES_OPTIONS:
         for with_count in (True, False):
             # with_count by keyword, as the positions call it: the cache keys on the call
             build_rules(decl, d, with_count=with_count).ordering = profiles
@@ -94,10 +94,10 @@ def nodes(positions: list[Position], query: Query) -> list[int]:
 
 
 def summary(counts: list[int]) -> dict[str, float]:
+    # p99 as the speed benchmark computes it; inside the data for small groups
+    method = "exclusive" if len(counts) >= 100 else "inclusive"
     return {"median": statistics.median(counts),
-            # (as the speed benchmark computes it; small groups: within the data)
-            "p99": statistics.quantiles(counts, n=100,
-                                        method="exclusive" if len(counts) >= 100 else "inclusive")[98],
+            "p99": statistics.quantiles(counts, n=100, method=method)[98],
             "max": max(counts), "total": sum(counts)}
 
 
@@ -189,6 +189,16 @@ def descend(trump: str, groups: dict[str, list[Position]], start: Ordering,
     return profile(best_w)
 
 
+#: The weights' moves of the descent that led to FOLLOW_ME (from TAKE_TRICKS).
+FOLLOW_ME_STEPS = {
+    "lead_mine": [-300, -150, 150, 300], "lead_partner": [-300, -150, 150, 300],
+    "follow_mine": [-200, -100, 100, 200], "follow_partner": [-200, -100, 100, 200],
+    "lead_power_mine": [-2, -1, 1, 2], "lead_power_partner": [-2, -1, 1, 2],
+    "follow_power_mine": [-2, -1, 1, 2], "follow_power_partner": [-2, -1, 1],
+    "count": [-10, -5, 5, 10], "lead_power_lost": [-2, -1, 1, 2, 4],
+    "follow_power_lost": [-2, -1, 1, 2]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("set", help="follow-me, nello, or bench (the speed benchmark's 200 deals)")
@@ -197,10 +207,18 @@ def main() -> None:
     ap.add_argument("--follow-me", metavar="PROFILE",
                     help="a profile of solver.rules (e.g. TAKE_TRICKS) for follow-me's seats "
                          "that want tricks, instead of its own")
+    ap.add_argument("--descend", action="store_true",
+                    help="follow-me only: the descent from TAKE_TRICKS on these deals "
+                         "(FOLLOW_ME_STEPS, a few minutes)")
     a = ap.parse_args()
+    from solver import rules
     if a.follow_me:
-        from solver import rules
         use("follow-me", (getattr(rules, a.follow_me), rules.GIVE_TRICKS))
+    if a.descend:
+        best = descend("follow-me", deals("follow-me", a.seed, a.count), rules.TAKE_TRICKS,
+                       FOLLOW_ME_STEPS, lambda o: (o, rules.GIVE_TRICKS), rounds=3)
+        print("best:", best)
+        return
     if a.set == "bench":
         groups = bench_deals()
         queries = {"solve": lambda s: s.solve(), "exact": QUERIES["exact"]}
