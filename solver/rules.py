@@ -117,15 +117,16 @@ TAKE_TRICKS = Ordering(base=((1000, 700), (500, 500)), power=((-1, -1), (-1, -1)
 #: does worse with it (see FOLLOW_ME).
 TAKE_TRICKS_WITH_TRUMPS = Ordering(base=((1000, 700), (500, 400)), power=((-6, -6), (-1, -1)),
                                    count=20, power_lost=(3, 0))
-#: The same when nothing is trumps (follow-me): a trick is won in the suit
-#: led, so the leader cashes its winners from the top (+1 per power point:
-#: the tiles left in the suit stay winners), a lead to the partner's winner
-#: ranks as high as a winner of its own (700 both, whatever the led tile's
-#: power), and a lost lead is chosen by its count alone (power 0). Following
-#: is as in TAKE_TRICKS. Found by a sweep (bench/ordering_sweep.py) and
-#: measured in bench/README.md ("Sixth round"): about 10% fewer nodes on
-#: 900 follow-me deals of other seeds; no profile per doubles option held
-#: up on other deals.
+#: The same when nothing is trumps (follow-me, Moon's too): a trick is won
+#: in the suit led, so the leader cashes its winners from the top (+1 per
+#: power point: the tiles left in the suit stay winners), a lead to the
+#: partner's winner ranks as high as a winner of its own (700 both,
+#: whatever the led tile's power), and a lost lead is chosen by its count
+#: alone (power 0: the history of leads breaks the ties). Following is as
+#: in TAKE_TRICKS. Found by a sweep (bench/ordering_sweep.py) and measured
+#: in bench/README.md ("Sixth round"): about 10% fewer nodes on 900
+#: follow-me deals of other seeds; no profile per doubles option held up
+#: on other deals.
 FOLLOW_ME = Ordering(base=((700, 700), (500, 500)), power=((1, 0), (-1, -1)),
                      count=20, power_lost=(0, -1))
 #: Seats that want the other side to take every trick (nello): duck under
