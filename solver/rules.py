@@ -104,6 +104,7 @@ class Ordering:
 #: Seats that want tricks: cash sure winners (the cheapest first), lead to
 #: a partner's winner, win as cheaply as possible, feed count to a
 #: partner's trick, and shed the least valuable tile when the trick is lost.
+#: Sevens uses it; the other declarations have their own profiles below.
 TAKE_TRICKS = Ordering(base=((1000, 700), (500, 500)), power=((-1, -1), (-1, -1)),
                        count=20, power_lost=(-1, -1))
 #: The same when a suit is trumps (a pip or the doubles), whose tiles have
@@ -113,9 +114,21 @@ TAKE_TRICKS = Ordering(base=((1000, 700), (500, 500)), power=((-1, -1), (-1, -1)
 #: fed to it) ranks above ruffing in, and a lost trick is shed without
 #: regard to power. Measured in bench/README.md: 9-19% fewer nodes with
 #: every lead scored, 8-24% fewer for exact values; follow-me (no trumps)
-#: does better with TAKE_TRICKS.
+#: does worse with it (see FOLLOW_ME).
 TAKE_TRICKS_WITH_TRUMPS = Ordering(base=((1000, 700), (500, 400)), power=((-6, -6), (-1, -1)),
                                    count=20, power_lost=(3, 0))
+#: The same when nothing is trumps (follow-me, Moon's too): a trick is won
+#: in the suit led, so the leader cashes its winners from the top (+1 per
+#: power point: the tiles left in the suit stay winners), a lead to the
+#: partner's winner ranks as high as a winner of its own (700 both,
+#: whatever the led tile's power), and a lost lead is chosen by its count
+#: alone (power 0: the history of leads breaks the ties). Following is as
+#: in TAKE_TRICKS. Found by a sweep (bench/ordering_sweep.py) and measured
+#: in bench/README.md ("Sixth round"): about 10% fewer nodes on 900
+#: follow-me deals of other seeds; no profile per doubles option held up
+#: on other deals.
+FOLLOW_ME = Ordering(base=((700, 700), (500, 500)), power=((1, 0), (-1, -1)),
+                     count=20, power_lost=(0, -1))
 #: Seats that want the other side to take every trick (nello): duck under
 #: the trick with the highest tile that still loses, lead what the other
 #: side must overtake, and when taking the trick anyway, take it with the
@@ -157,6 +170,13 @@ class Rules:
         return self.trick_points + sum(self.count[t] for t in tiles)
 
 
+#: The profile of the seats that want tricks, by declaration (a pip or the
+#: doubles as trumps: TAKE_TRICKS_WITH_TRUMPS). Nello's seats all use
+#: GIVE_TRICKS (the declarer's other side wants the declarer to take a
+#: trick, not a trick of its own), so its entry here is never read.
+_TAKING_PROFILE = {"follow-me": FOLLOW_ME, "sevens": TAKE_TRICKS, "nello": TAKE_TRICKS}
+
+
 @lru_cache(maxsize=None)
 def build_rules(decl: Declaration, doubles: str = "high", with_count: bool = True) -> Rules:
     """Build the tables for a declaration (cached: at most 3*11*2 distinct ones exist).
@@ -166,8 +186,7 @@ def build_rules(decl: Declaration, doubles: str = "high", with_count: bool = Tru
     The result is shared between callers, so it must not be modified.
     """
     rules = Rules(decl, doubles)
-    if decl.is_pip or decl.name == "doubles":
-        rules.ordering = (TAKE_TRICKS_WITH_TRUMPS, GIVE_TRICKS)
+    rules.ordering = (_TAKING_PROFILE.get(decl.name, TAKE_TRICKS_WITH_TRUMPS), GIVE_TRICKS)
     rules.count = [count_of(t) if with_count else 0 for t in range(N_TILES)]
     if decl.name == "sevens":
         _build_sevens(rules)
