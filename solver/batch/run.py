@@ -242,7 +242,8 @@ class _Runner:
                 bar.update(len(chunk.lines))
                 continue
             future = self.client.submit(
-                run_chunk, self.job_name, chunk.lines, self.options, chunk.index, self.hold,
+                run_chunk, self.job_name, "\n".join(chunk.lines), self.options, chunk.index,
+                self.hold,
                 key=f"t42-{self.job_name}-{chunk.index}-{chunk.digest}-{self.run_id}",
                 retries=self.retries, pure=False)
             self.pending[future] = _Pending(chunk.index, chunk.digest, len(chunk.lines),
@@ -256,8 +257,7 @@ class _Runner:
         if future.status == "error":
             self.failed.append((chunk.where, future.exception()))
         else:
-            lines = future.result()
-            self.store.write_part(chunk.index, chunk.digest, lines)
+            self.store.write_part(chunk.index, chunk.digest, future.result())
             self.done[chunk.index] = chunk.digest
             self.written.append(chunk.index)
             self.records += chunk.records

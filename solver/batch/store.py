@@ -72,9 +72,9 @@ class OutputDir:
     def part(self, index: int, digest: str) -> Path:
         return self.parts / f"part-{index:08d}-{digest}.jsonl"
 
-    def write_part(self, index: int, digest: str, lines: list[str]) -> None:
-        _write_atomically(self.part(index, digest),
-                          "".join(line + "\n" for line in lines))
+    def write_part(self, index: int, digest: str, text: str) -> None:
+        """A chunk's output lines (joined by newlines) as its part file."""
+        _write_atomically(self.part(index, digest), text + "\n")
 
     def join(self, done: dict[int, str], chunks: int) -> tuple[int, int]:
         """Write results.jsonl from parts 0 .. chunks-1; return (records, error records)."""

@@ -270,12 +270,13 @@ def _encoder() -> Callable[[Any], str]:
     return lambda obj: "".join(encode(obj, 0))
 
 
-_dumps = _encoder()
+#: One JSON answer as the commands print it (`t42 batch` writes its lines with it too).
+dumps_json = _encoder()
 
 
 def emit_json(obj: dict) -> None:
     """Write one JSON line and flush it: a program reading the answers gets each at once."""
-    sys.stdout.write(_dumps(obj) + "\n")
+    sys.stdout.write(dumps_json(obj) + "\n")
     sys.stdout.flush()
 
 
