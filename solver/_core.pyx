@@ -22,11 +22,27 @@ from .errors import ArgumentError
 
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport uint32_t, uint16_t, uint8_t, int8_t, int16_t, int64_t
+from libc.stdint cimport uint32_t, uint16_t, uint8_t, int8_t, int16_t, int64_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
+
+# A table entry is read and written as one 64-bit word, so that the engines of
+# one search split between threads can share a table: a reader sees an old
+# entry or a new one, never half of each (relaxed atomics are plain moves on
+# x86-64 and arm64).
+cdef extern from *:
+    """
+    static inline uint64_t t42_load_word(const void* p) {
+        return __atomic_load_n((const uint64_t*) p, __ATOMIC_RELAXED);
+    }
+    static inline void t42_store_word(void* p, uint64_t w) {
+        __atomic_store_n((uint64_t*) p, w, __ATOMIC_RELAXED);
+    }
+    """
+    uint64_t t42_load_word(const void* p) nogil
+    void t42_store_word(void* p, uint64_t w) nogil
 
 # The table the last search of this thread ran on (see Engine._table).
 cdef extern from *:
@@ -111,6 +127,10 @@ cdef struct TTEntry:
     int8_t upper
     int8_t best
     uint8_t meta        # tricks left (low 3 bits) and the table generation (high 5)
+
+cdef union TTWord:      # an entry as the one word it is loaded and stored as
+    TTEntry ent
+    uint64_t word
 
 cdef struct Search:
     Tables* T
@@ -420,40 +440,25 @@ cdef inline int tt_worth(Search* e, TTEntry* ent) noexcept nogil:
     return ent.meta & DEPTH_BITS
 
 
-cdef inline TTEntry* tt_find(Search* e, uint32_t key) noexcept nogil:
+cdef inline int tt_get(Search* e, uint32_t key, TTEntry* out) noexcept nogil:
+    """Copy the live entry for key into out; 0 when the table has none."""
     cdef TTEntry* b = tt_bucket(e, key)
-    if tt_live(e, &b[0], key):
-        return &b[0]
-    if tt_live(e, &b[1], key):
-        return &b[1]
-    return NULL
-
-
-cdef inline TTEntry* tt_slot(Search* e, uint32_t key, int avail, int tricks_left) noexcept nogil:
-    """The entry for key, or a fresh one replacing the bucket's less valuable entry."""
-    cdef TTEntry* b = tt_bucket(e, key)
-    cdef TTEntry* ent
-    if tt_live(e, &b[0], key):
-        return &b[0]
-    if tt_live(e, &b[1], key):
-        return &b[1]
-    ent = &b[0] if tt_worth(e, &b[0]) <= tt_worth(e, &b[1]) else &b[1]
-    ent.key = key
-    ent.lower = 0
-    ent.upper = avail
-    ent.best = -1
-    ent.meta = e.gen | tricks_left
-    return ent
+    cdef TTWord w
+    w.word = t42_load_word(&b[0])
+    if not tt_live(e, &w.ent, key):
+        w.word = t42_load_word(&b[1])
+        if not tt_live(e, &w.ent, key):
+            return 0
+    out[0] = w.ent
+    return 1
 
 
 cdef inline int tt_move(Search* e) noexcept nogil:
     """The best move the table holds for the current trick-boundary state, or -1."""
-    cdef uint32_t key
-    cdef TTEntry* ent
+    cdef TTEntry ent
     if e.st.ntrick != 0:
         return -1
-    ent = tt_find(e, boundary_key(e))
-    return ent.best if ent != NULL else -1
+    return ent.best if tt_get(e, boundary_key(e), &ent) else -1
 
 
 cdef inline int last_trick(Search* e) noexcept nogil:
@@ -731,19 +736,39 @@ cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
 
 cdef inline void store(Search* e, uint32_t key, int best, int alpha0, int beta0,
                        int bestmove) noexcept nogil:
-    """Record a trick-boundary search's result: a bound or the exact value."""
+    """Record a trick-boundary search's result: a bound or the exact value.
+
+    The key's entry is tightened, or a fresh one replaces the bucket's less
+    valuable entry; either way it is written back as one word.
+    """
     cdef State* s = &e.st
-    cdef TTEntry* ent = tt_slot(e, key, s.avail, s.tricks_left)
+    cdef TTEntry* b = tt_bucket(e, key)
+    cdef TTEntry* slot = &b[0]
+    cdef TTWord w, other
+    w.word = t42_load_word(&b[0])
+    if not tt_live(e, &w.ent, key):
+        other.word = t42_load_word(&b[1])
+        if tt_live(e, &other.ent, key):
+            slot = &b[1]
+            w = other
+        else:
+            if tt_worth(e, &w.ent) > tt_worth(e, &other.ent):
+                slot = &b[1]
+            w.ent.key = key
+            w.ent.lower = 0
+            w.ent.upper = s.avail
+            w.ent.meta = e.gen | s.tricks_left
     if best <= alpha0:
-        if best - s.sofar < ent.upper:
-            ent.upper = best - s.sofar
+        if best - s.sofar < w.ent.upper:
+            w.ent.upper = best - s.sofar
     elif best >= beta0:
-        if best - s.sofar > ent.lower:
-            ent.lower = best - s.sofar
+        if best - s.sofar > w.ent.lower:
+            w.ent.lower = best - s.sofar
     else:
-        ent.lower = best - s.sofar
-        ent.upper = best - s.sofar
-    ent.best = bestmove
+        w.ent.lower = best - s.sofar
+        w.ent.upper = best - s.sofar
+    w.ent.best = bestmove
+    t42_store_word(slot, w.word)
 
 
 cdef int two_left(Search* e, mask_t* hand, int seat, int ntrick, int ctx, int wp, int ws,
@@ -848,13 +873,12 @@ cdef inline int etc_last(Search* e, mask_t legal, int alpha, int beta) noexcept 
     cdef int seat = s.to_move, t, w, base
     cdef int is_max = T.maximizer[seat]
     cdef mask_t held = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
-    cdef TTEntry* ent
+    cdef TTEntry ent
     while legal:
         t = __builtin_ctz(legal)
         legal &= legal - 1
         w = seat if T.rule.power[s.ctx][t] > s.win_power else s.win_seat
-        ent = tt_find(e, (held & ~((<mask_t>1) << t)) | (<uint32_t>w << 28))
-        if ent != NULL:
+        if tt_get(e, (held & ~((<mask_t>1) << t)) | (<uint32_t>w << 28), &ent):
             base = s.sofar + (s.trick_pts + T.rule.count[t] if T.scorer[w] else 0)
             if is_max:
                 if base + ent.lower >= beta:
@@ -875,7 +899,7 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the final value of the scoring side."""
     cdef State* s = &e.st
     cdef Tables* T = e.T
-    cdef TTEntry* ent = NULL
+    cdef TTEntry ent
     cdef uint32_t key = 0
     cdef int lo, hi, ttbest = -1, alpha0, beta0, sure, other
     cdef int seat, n, i, t, v, best, bestmove = -1, is_max
@@ -902,8 +926,7 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
                         s.trick_pts, alpha, beta)
     if s.ntrick == 0:
         key = boundary_key(e)
-        ent = tt_find(e, key)
-        if ent != NULL:
+        if tt_get(e, key, &ent):
             lo = s.sofar + ent.lower
             hi = s.sofar + ent.upper
             if lo >= beta or lo == hi:
@@ -1216,6 +1239,9 @@ cdef class Engine:
     cdef int depth
     cdef int busy  # a search is running (with the GIL released) on this engine
     cdef int stale  # the table holds only another deal's entries (since clear())
+    cdef Engine table_owner  # the engine whose table this one searches with, or None
+    cdef int borrowed        # e.tt is table_owner's (a C flag: the garbage collector may
+                             # clear table_owner before __dealloc__ runs)
     cdef object token
 
     def __cinit__(self, rules, seats_in_order, maximizer, scorer, tt_bits=18):
@@ -1247,7 +1273,8 @@ cdef class Engine:
 
     def __dealloc__(self):
         free(self.T)
-        free(self.e.tt)
+        if not self.borrowed:
+            free(self.e.tt)
 
     cdef _load_tables(self, rules, seats_in_order, maximizer, scorer):
         cdef Tables* T = self.T
@@ -1352,6 +1379,9 @@ cdef class Engine:
         """
         global t42_last_table
         cdef int bits = min(self.e.tt_max_bits, TABLE_BITS[min(max(self.e.st.tricks_left, 0), 7)])
+        if self.borrowed:
+            self._follow_owner()
+            return
         if bits <= self.e.tt_bits:
             if self.stale:
                 self.stale = 0
@@ -1374,6 +1404,42 @@ cdef class Engine:
         self.stale = 0
         t42_last_table = self.e.tt
 
+    cdef _follow_owner(self):
+        # The owner's table as it is now (grown, or cleared to a new generation,
+        # since this engine last searched with it).
+        cdef Engine owner = self.table_owner
+        self.e.tt = owner.e.tt
+        self.e.tt_bits = owner.e.tt_bits
+        self.e.tt_shift = owner.e.tt_shift
+        self.e.gen = owner.e.gen
+
+    def share_table(self, Engine owner):
+        """Search with ``owner``'s transposition table from now on (None: a table of
+        this engine's own again, empty).
+
+        For the engines of one search split between threads, all on the same
+        deal and contract: what one thread stores, the others find. Searches may
+        run on the shared table in several threads at once (entries are read and
+        written whole), but the owner's table must not grow or be cleared while
+        they do: this sizes it for the owner's position, which the others are at
+        or below.
+        """
+        self._idle()
+        if owner is self:
+            raise ValueError("an engine cannot share its own table")
+        if owner is not None and owner.borrowed:
+            raise ValueError("share the table of the engine that owns it")
+        if not self.borrowed:
+            free(self.e.tt)
+        self.e.tt = NULL
+        self.e.tt_bits = 0
+        self.table_owner = owner
+        self.borrowed = owner is not None
+        if owner is not None:
+            owner._idle()
+            owner._table()
+            self._follow_owner()
+
     def clear(self):
         """Forget everything the table learned: call before loading another deal.
 
@@ -1384,10 +1450,12 @@ cdef class Engine:
         """
         cdef int i
         self._idle()
-        self.e.gen = <uint8_t> (self.e.gen + GEN_STEP)
         memset(self.e.hist, 0, sizeof(self.e.hist))
         for i in range(4):
             self.e.own[i] = 0
+        if self.borrowed:
+            return  # the owner clears the table it shares
+        self.e.gen = <uint8_t> (self.e.gen + GEN_STEP)
         self.stale = 1
         if self.e.gen == 0 and self.e.tt != NULL:
             memset(self.e.tt, 0, ((<size_t>1) << self.e.tt_bits) * sizeof(TTEntry))

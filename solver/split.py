@@ -1,11 +1,14 @@
 """One search on several cores: the moves of a position shared out between threads.
 
 Root splitting. Each thread has an engine of its own (same rules, loaded with
-the same position; engines share no table), takes a move not yet taken (the
-position's legal moves in the engine's order, from the front or, for a
-helper scoring every move, from the back) and searches the position after it
-with the GIL released, so the threads really run side by side. What they learn is
-shared only through a few numbers read at the start of each move's search:
+the same position), takes a move not yet taken (the position's legal moves in
+the engine's order, from the front or, for a helper scoring every move, from
+the back) and searches the position after it with the GIL released, so the
+threads really run side by side. The helpers' engines search with the caller's
+engine's transposition table (`Engine.share_table`), so what one thread stores
+the others find: on the heaviest deals two moves' searches often meet the same
+positions. Otherwise they share only a few numbers, read at the start of each
+move's search:
 
 - every move scored: each move's exact value; the caller's thread takes the
   most promising moves first, guessing the best value known so far (as the
@@ -309,6 +312,8 @@ def run(split: Split, work: Callable, arg, token: CancelToken | None) -> Split:
                     for e in engines]
     for engine, own in zip(engines, split.tokens):
         engine.set_token(own)
+    for engine in engines[1:]:  # before any search starts: this sizes the table
+        engine.share_table(engines[0])
     helpers: list[Future] = []
     watcher: Future | None = None
     try:

@@ -1,4 +1,5 @@
-"""One engine across many deals of the same contract: `load_deal` and `Engine.clear`."""
+"""One engine across many deals of the same contract (`load_deal`, `Engine.clear`), and
+one table across the engines of a split search (`Engine.share_table`)."""
 
 from __future__ import annotations
 
@@ -92,3 +93,31 @@ def test_one_shot_queries_keep_few_engines_with_large_tables():
     for p in late:  # the 4 layouts whose engines went get small ones, kept beside
         assert make_or_set(p).to_json() == DealSolver(p).make_or_set().to_json()
     assert len(kept.solvers) == 36 and len(kept.solvers.large) == 32
+
+
+def test_a_shared_table_is_the_owners_until_given_back():
+    """`Engine.share_table`: a helper of a split search finds what the owner stored,
+    follows the owner's clear, and searches alone again after share_table(None)."""
+    p = deal(3)
+    owner, helper = DealSolver(p).engine, DealSolver(p).engine
+    value = owner.exact()
+    cold = owner.nodes
+    helper.share_table(owner)
+    assert helper.exact() == value
+    assert helper.nodes < cold / 10  # the owner's entries answered it
+    # Then the whole work again (the helper's own history of leads may order a few
+    # ties differently): after the owner's clear, a new generation for both, and
+    # with a table of the helper's own, empty.
+    owner.clear()
+    before = helper.nodes
+    assert helper.exact() == value
+    assert helper.nodes - before > 0.9 * cold
+    helper.share_table(None)
+    before = helper.nodes
+    assert helper.exact() == value
+    assert helper.nodes - before > 0.9 * cold
+    with pytest.raises(ValueError):
+        owner.share_table(owner)
+    helper.share_table(owner)
+    with pytest.raises(ValueError):
+        DealSolver(p).engine.share_table(helper)  # only the owner's table is shared

@@ -18,6 +18,7 @@ import pytest
 
 from solver import CancelToken, DealSolver, Position, SearchCancelled, make_or_set, solve
 from solver import split
+from solver._core import Engine
 from solver.errors import ArgumentError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,16 +185,26 @@ def test_a_node_budget_is_shared_out_and_stops_both_threads():
         solve(EXAMPLE, token=CancelToken(node_budget=8_000), threads=2)
 
 
-class _Held:
+class _Wrapped:
+    """An engine with some of its searches changed; everything else is the engine's."""
+
+    engine: Engine
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+    def share_table(self, owner) -> None:
+        # A split makes its helpers search with the first engine's table.
+        self.engine.share_table(owner.engine if isinstance(owner, _Wrapped) else owner)
+
+
+class _Held(_Wrapped):
     """An engine held searching until its token stops it: each search is run again
     and again (a real search each time), after saying that one has started."""
 
     def __init__(self, engine, searching: threading.Event) -> None:
         self.engine = engine
         self.searching = searching
-
-    def __getattr__(self, name):
-        return getattr(self.engine, name)
 
     def _hold(self, search, arg):
         self.searching.set()
@@ -255,15 +266,12 @@ def test_a_deadline_already_past_stops_a_split_search_at_once():
         solve(EXAMPLE, token=cancelled, threads=2)
 
 
-class _Failing:
+class _Failing(_Wrapped):
     """An engine that raises on its first search (what a broken helper would do)."""
 
     def __init__(self, engine, failed: threading.Event) -> None:
         self.engine = engine
         self.failed = failed
-
-    def __getattr__(self, name):
-        return getattr(self.engine, name)
 
     def exact(self, guess: int = -1) -> int:
         self.failed.set()
@@ -272,7 +280,7 @@ class _Failing:
     at_least = exact
 
 
-class _WaitFor:
+class _WaitFor(_Wrapped):
     """An engine whose searches wait until ``event`` is set, all but the first ``free``
     (a split may search one move alone first)."""
 
@@ -280,9 +288,6 @@ class _WaitFor:
         self.engine = engine
         self.event = event
         self.free = free
-
-    def __getattr__(self, name):
-        return getattr(self.engine, name)
 
     def _search(self, search, arg):
         if self.free:
