@@ -112,7 +112,8 @@ class DealSolver:
     test, every move scored; a line is walked in one). 1 (the default) keeps
     to the solver's engine, and node counts are then deterministic; N shares
     the position's moves out between N threads, the caller's and N-1 helpers,
-    each with an engine of its own that the solver keeps (so N tables); None
+    each with an engine of its own that the solver keeps (searching with the
+    solver's engine's table, `Engine.share_table`); None
     (automatic) splits the scoring of every move (`solve`, `child_values`)
     over every core the process may use when `split.SPLIT_MIN_TRICKS` or
     more tricks are left, the token has no node budget and no other automatic
