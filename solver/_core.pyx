@@ -574,6 +574,15 @@ cdef inline int sure_points(Search* e, int* lower) noexcept nogil:
     return other
 
 
+cdef inline uint16_t lead_suits(Tables* T, mask_t m) noexcept nogil:
+    """The suits the tiles of m lead."""
+    cdef uint16_t suits = 0
+    while m:
+        suits |= 1 << T.rule.lead_suit[__builtin_ctz(m)]
+        m &= m - 1
+    return suits
+
+
 cdef inline int ducks_every_trick(Search* e) noexcept nogil:
     """Can the scoring seats, who want no tricks (nello), lose every trick left
     whatever the others do? Yes when another seat is on lead and, in every suit
@@ -587,16 +596,13 @@ cdef inline int ducks_every_trick(Search* e) noexcept nogil:
     cdef Tables* T = e.T
     cdef mask_t theirs = 0, m
     cdef int x, c, t, weakest, pw
-    cdef uint16_t suits = 0
+    cdef uint16_t suits
     if T.scorer[s.leader]:
         return 0
     for x in range(4):
         if not T.scorer[x]:
             theirs |= s.hand[x]
-    m = theirs
-    while m:
-        suits |= 1 << T.rule.lead_suit[__builtin_ctz(m)]
-        m &= m - 1
+    suits = lead_suits(T, theirs)
     while suits:
         c = __builtin_ctz(suits)
         suits &= suits - 1
@@ -671,8 +677,8 @@ cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
     cdef State* s = &e.st
     cdef Tables* T = e.T
     cdef int L = s.leader, t, c, p, o, k, n, win_pts = 0, all_lost = 1, their, ours, pw
-    cdef mask_t leads, m, lm
-    cdef uint16_t suits = 0
+    cdef mask_t leads, lm
+    cdef uint16_t suits
     cdef int opp[3]
     cdef int mate[3]
     cdef int nopp = 0, nmate = 0
@@ -693,10 +699,7 @@ cdef inline void next_trick(Search* e, int* scoring, int* other) noexcept nogil:
             opp[nopp] = o
             nopp += 1
     leads = legal_mask(T, s.hand[L], LEAD_CTX)
-    m = leads
-    while m:
-        suits |= 1 << T.rule.lead_suit[__builtin_ctz(m)]
-        m &= m - 1
+    suits = lead_suits(T, leads)
     # Each suit led once: the best the other seats can follow with in it.
     while suits:
         c = __builtin_ctz(suits)
