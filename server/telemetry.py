@@ -259,7 +259,7 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
                            response_serializer=handler.response_serializer), False
         return handler, False
 
-    # -------------------------------------------------------- unary-unary calls
+    # ------------------------------- calls whose behavior is a coroutine (not a generator)
 
     def _wrap_unary(self, method: str, behavior: Callable[..., Any]) -> Callable[..., Any]:
         async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
@@ -372,19 +372,10 @@ class TelemetryInterceptor(grpc.aio.ServerInterceptor):
                 finally:
                     self._end(call, context, error)
             return streaming
-
-        async def unary(requests: Any, context: grpc.aio.ServicerContext) -> Any:
-            call, error = _Call(method), None
-            _CURRENT_CALL.set(call)
-            self._begin(call, context)
-            try:
-                return await behavior(requests, context)
-            except BaseException as exc:
-                error = exc
-                raise
-            finally:
-                self._end(call, context, error)
-        return unary
+        # A coroutine (one response, or responses written with context.write()): timed
+        # as a unary-unary call is (its requests are never an undecodable message, and
+        # no interceptor has made its _Call).
+        return self._wrap_unary(method, behavior)
 
     def _series(self, metric: Any, *labels: str) -> Any:
         """``metric.labels(*labels)``, looked up once: ``labels()`` takes a lock and builds
