@@ -25,6 +25,7 @@ layout (their tables cleared) instead of making a fresh solver per deal.
 
 from __future__ import annotations
 
+import functools
 import random
 import statistics
 import time
@@ -102,9 +103,8 @@ def summary(threads: int | None, times: list[float], cpu: list[float], nodes: li
 
 
 def run(benchmark, name: str, threads: int | None = None, **targets: float) -> None:
-    measure = per_api_call if name == "api" else per_deal
-    stats = benchmark.pedantic(measure, args=(threads,) if name == "api" else (name, threads),
-                               rounds=3, iterations=1)
+    measure = per_api_call if name == "api" else functools.partial(per_deal, name)
+    stats = benchmark.pedantic(measure, args=(threads,), rounds=3, iterations=1)
     benchmark.extra_info.update(stats)
     print(f"\n{name} (threads {stats['threads']}, up to {stats['threads_used']} used): "
           f"median {stats['median_ms']:.2f} ms, p99 {stats['p99_ms']:.2f} ms, "
