@@ -9,6 +9,10 @@ event loop and over the same `SolverPool`:
   one `HintServicer` the gRPC server uses, through `ConnectContext`, which
   gives it the gRPC context methods it calls; an abort becomes a
   `ConnectError` carrying the same details (BadRequest, ErrorInfo).
+- ``POST /document``: the web page's reader of a pasted position or hand record
+  (the text as pasted): `read_document` checks it with the CLI's reader and
+  answers the canonical document and the request messages (proto JSON) the
+  page sends, or the field and reason at fault.
 - ``GET /``: the web page (``solver/web``, package data), and its files.
 - ``GET /healthz``: ``{"status": "SERVING"}``, 503 ``NOT_SERVING`` while draining.
 """
@@ -23,6 +27,7 @@ import mimetypes
 import re
 import socket
 import time
+import zlib
 from importlib import resources
 from typing import Any, Awaitable, Callable, Iterator, NoReturn, Optional
 
@@ -32,11 +37,14 @@ from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 from connectrpc.request import RequestContext
 from google.protobuf import json_format
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError
 from google.protobuf.message_factory import GetMessageClass
-from google.rpc import status_pb2
+from google.rpc import error_details_pb2, status_pb2
 
 from texas42.v1 import hint_service_connect, hint_service_pb2
+
+from solver.errors import PositionError, key_text, quoted
 
 from .servicer import SERVICE_NAME, HintServicer
 # One request size limit for both transports.
@@ -50,6 +58,13 @@ _SERVICE = hint_service_pb2.DESCRIPTOR.services_by_name["HintService"]
 #: The generated code's attribute name (snake case) of each RPC -> the RPC's name.
 _RPC_OF_ATTRIBUTE = {re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_",
                             method.name).lower(): method.name for method in _SERVICE.methods}
+
+#: The path of the web page's document reader (`read_document`).
+DOCUMENT_PATH = "/document"
+
+#: The error details this service sends, by type name (shown decoded as ``debug``).
+_DETAIL_TYPES = {"google.rpc.BadRequest": error_details_pb2.BadRequest,
+                 "google.rpc.ErrorInfo": error_details_pb2.ErrorInfo}
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -161,10 +176,157 @@ class ConnectHintService:
         return call
 
 
-def _connect_detail(packed: Any) -> dict[str, str]:
-    """A google.protobuf.Any as an error detail of the Connect protocol (unpadded base64)."""
-    return {"type": packed.type_url.rsplit("/", 1)[-1],
-            "value": base64.b64encode(packed.value).decode().rstrip("=")}
+def _connect_detail(packed: Any) -> dict[str, Any]:
+    """A google.protobuf.Any as an error detail of the Connect protocol (unpadded base64,
+    and the message decoded as ``debug``, as the Connect runtime sends it)."""
+    kind = packed.type_url.rsplit("/", 1)[-1]
+    detail: dict[str, Any] = {"type": kind,
+                              "value": base64.b64encode(packed.value).decode().rstrip("=")}
+    message_class = _DETAIL_TYPES.get(kind)
+    if message_class is not None:
+        detail["debug"] = json_format.MessageToDict(message_class.FromString(packed.value))
+    return detail
+
+
+def _connect_error(rich: grpc.Status) -> dict[str, Any]:
+    """The Connect error body of a rich gRPC status (`server.status`)."""
+    packed = status_pb2.Status.FromString(dict(rich.trailing_metadata)[_STATUS_DETAILS_KEY])
+    return {"code": rich.code.name.lower(), "message": rich.details,
+            "details": [_connect_detail(d) for d in packed.details]}
+
+
+def json_violation(data: Any, descriptor: Any, path: str = "") -> Optional[tuple[str, str, str]]:
+    """The first field of a request's JSON (decoded) that its message type cannot take:
+    (field path, reason, reason code), or None.
+
+    Names what protobuf's parser only reports in a long message (which the answer
+    must cut short): a field the message does not have, an enum name it does not
+    know, a message that is not a JSON object. Paths use the proto field names, as
+    the service's other field violations do (``position.contract.declaration``).
+    """
+    if not isinstance(data, dict):
+        return (path or "request"), f"must be a JSON object, not {quoted(data)}", "INVALID_TYPE"
+    fields = {f.json_name: f for f in descriptor.fields}
+    fields.update({f.name: f for f in descriptor.fields})
+    for key, value in data.items():
+        field = fields.get(key)
+        where = f"{path}.{key_text(key)}" if path else key_text(key)
+        if field is None:
+            known = ", ".join(f.name for f in descriptor.fields)
+            return where, f"unknown field of {descriptor.name} (known: {known})", "UNKNOWN_FIELD"
+        where = f"{path}.{field.name}" if path else field.name
+        if value is None:
+            continue
+        repeated = _is_repeated(field)
+        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            continue  # no map fields in this API
+        if field.message_type is None and not (field.enum_type is not None and
+                                               isinstance(value, str)):
+            # A scalar (or a list of them): does protobuf take it alone?
+            try:
+                json_format.ParseDict({key: value}, GetMessageClass(descriptor)())
+            except json_format.ParseError:
+                kind = "list" if repeated and not isinstance(value, list) else \
+                    _SCALAR_KIND.get(field.type, "value")
+                return where, f"not a valid {kind}: {quoted(value)}", "INVALID_TYPE"
+            continue
+        items = list(enumerate(value)) if repeated and isinstance(value, list) else \
+            [(None, value)] if not repeated else []
+        for i, item in items:
+            at = where if i is None else f"{where}[{i}]"
+            if field.message_type is not None and \
+                    not field.message_type.full_name.startswith("google.protobuf."):
+                found = json_violation(item, field.message_type, at)
+                if found:
+                    return found
+            elif field.enum_type is not None and isinstance(item, str) and \
+                    field.enum_type.values_by_name.get(item) is None:
+                known = ", ".join(v.name for v in field.enum_type.values)
+                return at, f"unknown value {quoted(item)} (one of {known})", "INVALID_VALUE"
+    return None
+
+
+def _is_repeated(field: Any) -> bool:
+    """Whether a field descriptor is a repeated field (``label`` in protobuf before 6)."""
+    repeated = getattr(field, "is_repeated", None)
+    return bool(repeated) if repeated is not None else field.label == field.LABEL_REPEATED
+
+
+#: How a field violation names a scalar field's kind (FieldDescriptor.TYPE_*).
+_SCALAR_KIND = {FieldDescriptor.TYPE_DOUBLE: "number", FieldDescriptor.TYPE_FLOAT: "number",
+                **{kind: "whole number" for kind in (
+                    FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_INT64,
+                    FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_UINT64,
+                    FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_SINT64,
+                    FieldDescriptor.TYPE_FIXED32, FieldDescriptor.TYPE_FIXED64,
+                    FieldDescriptor.TYPE_SFIXED32, FieldDescriptor.TYPE_SFIXED64)},
+                FieldDescriptor.TYPE_BOOL: "boolean", FieldDescriptor.TYPE_STRING: "string",
+                FieldDescriptor.TYPE_BYTES: "bytes", FieldDescriptor.TYPE_ENUM: "enum value"}
+
+
+def read_document(body: bytes) -> dict[str, Any]:
+    """The web page's pasted position or hand record, read as `t42 analyze` reads its
+    input (one JSON document; of JSON Lines, the first line) and checked by the
+    solver (`solver.analysis.parse_record`: a position, with optional ``id`` and
+    ``meta``).
+
+    Returns ``document`` (the canonical SPEC JSON: tiles as H-L, the contract in
+    full), and the requests the page sends, as proto JSON: ``position`` (every
+    play), ``record`` (AnalyzeHand) and, for a 42 deal, ``deal`` (SolveDeal).
+    Raises `PositionError` (the field at fault, as the CLI names it).
+    """
+    from solver.analysis import parse_record
+    from solver.cli.common import InputError, records_of
+
+    from .convert import deal_from_json, hand_record_from_json, position_from_json
+
+    try:
+        first = records_of(body)[0]
+    except InputError:
+        raise PositionError("position", "empty: paste a position or a hand record (JSON)",
+                            "INVALID_JSON") from None
+    if first.error is not None:
+        raise first.error
+    position, ident, meta = parse_record(first.data)
+    document = position.to_json()
+    if ident is not None:
+        document["id"] = ident
+    if meta is not None:
+        document["meta"] = meta
+    answer = {"document": document,
+              "position": json_format.MessageToDict(position_from_json(document)),
+              "record": json_format.MessageToDict(hand_record_from_json(document))}
+    if position.game == "42":
+        deal: dict[str, Any] = {"hands": document["hands"]}
+        contract = first.data.get("contract")
+        if isinstance(contract, dict) and contract.get("doubles") is not None:
+            deal["doubles"] = document["contract"]["doubles"]  # as given, canonical
+        answer["deal"] = json_format.MessageToDict(deal_from_json(deal))
+    return answer
+
+
+class _TooLarge(Exception):
+    """A request body over `MAX_REQUEST_BYTES` (once decompressed)."""
+
+
+def gunzip(body: bytes) -> bytes:
+    """A gzip request body decompressed (every member), at most `MAX_REQUEST_BYTES` of it:
+    `_TooLarge` beyond (a small body may inflate a thousandfold), ValueError for
+    bytes that are not gzip."""
+    out = bytearray()
+    data = body
+    while data:
+        inflate = zlib.decompressobj(wbits=31)  # gzip header and trailer
+        try:
+            out += inflate.decompress(data, MAX_REQUEST_BYTES + 1 - len(out))
+        except zlib.error as exc:
+            raise ValueError(f"not a gzip body: {exc}") from None
+        if len(out) > MAX_REQUEST_BYTES or inflate.unconsumed_tail:
+            raise _TooLarge()
+        if not inflate.eof:
+            raise ValueError("not a gzip body: it ends before its gzip stream does")
+        data = inflate.unused_data
+    return bytes(out)
 
 
 def _web_file(name: str) -> Optional[bytes]:
@@ -188,27 +350,52 @@ class HttpApp:
 
     async def _connect_call(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Hand a call to the Connect runtime, answering a body that is not a request
-        message with ``invalid_argument`` (the runtime would call it ``unknown``) and one
-        over `MAX_REQUEST_BYTES` with ``resource_exhausted``, as the gRPC face does."""
+        message with ``invalid_argument`` (the runtime would call it ``unknown``; a JSON
+        field the message does not have, or an enum name it does not know, is named
+        as a field violation) and one over `MAX_REQUEST_BYTES` with
+        ``resource_exhausted``, as the gRPC face does. A gzip body is decompressed
+        here and judged the same; one that is not gzip is ``invalid_argument``, an
+        encoding other than gzip ``unimplemented``: all counted and logged as refused."""
         message_class = self._inputs.get(scope["path"])
         headers = dict(scope.get("headers", ()))
         content_type = headers.get(b"content-type", b"").split(b";")[0].strip()
-        encoded = headers.get(b"content-encoding", b"identity") != b"identity"
-        if scope["method"] != "POST" or message_class is None or encoded or \
+        encoding = headers.get(b"content-encoding", b"identity").strip().lower()
+        if scope["method"] != "POST" or message_class is None or \
                 content_type not in (b"application/json", b"application/proto"):
             await self.connect(scope, receive, send)
             return
         start, received = time.monotonic(), bytearray()
+        method = scope["path"]
+        if encoding not in (b"identity", b"gzip"):
+            shown = encoding.decode("latin-1")
+            await self._refuse(scope, send, method, start, "unsupported_encoding", 501, {
+                "code": "unimplemented",
+                "message": f"unknown compression {quoted(shown)}: supported encodings are "
+                           "gzip, identity"})
+            return
         while True:
             event = await receive()
             received += event.get("body", b"")
             if not event.get("more_body") or len(received) > MAX_REQUEST_BYTES:
                 break
-        body, method = bytes(received), scope["path"]
-        if len(body) > MAX_REQUEST_BYTES:
+        body = bytes(received)
+        try:
+            if len(body) > MAX_REQUEST_BYTES:
+                raise _TooLarge()
+            if encoding == b"gzip":
+                body = gunzip(body)
+                # The runtime gets the body as sent without compression.
+                scope = {**scope, "headers": [(k, v) for k, v in scope.get("headers", ())
+                                              if k.lower() != b"content-encoding"]}
+        except _TooLarge:
             await self._refuse(scope, send, method, start, "too_large", 429, {
                 "code": "resource_exhausted",
                 "message": f"request over the {MAX_REQUEST_BYTES} byte limit"})
+            return
+        except ValueError as exc:
+            rich = status.undecodable_request(str(exc))
+            await self._refuse(scope, send, method, start, "undecodable", 400,
+                               _connect_error(rich))
             return
         try:
             if content_type == b"application/json":
@@ -217,12 +404,18 @@ class HttpApp:
                 message_class.FromString(body)
         except (json_format.ParseError, DecodeError, UnicodeDecodeError) as exc:
             # The gRPC face's status: a short quotation of the parser's message, and the
-            # UNDECODABLE_REQUEST reason (protobuf's message can hold a whole bad value).
-            rich = status.undecodable_request(str(exc))
-            await self._refuse(scope, send, method, start, "undecodable", 400, {
-                "code": "invalid_argument", "message": rich.details,
-                "details": [_connect_detail(d) for d in status_pb2.Status.FromString(
-                    dict(rich.trailing_metadata)[_STATUS_DETAILS_KEY]).details]})
+            # UNDECODABLE_REQUEST reason (protobuf's message can hold a whole bad value);
+            # a JSON field protobuf would not take is named instead.
+            violation = None
+            if content_type == b"application/json":
+                try:
+                    violation = json_violation(json.loads(body), message_class.DESCRIPTOR)
+                except Exception:  # not JSON (protobuf's message says so), too deep, ...
+                    violation = None
+            rich = status.invalid_argument(*violation) if violation else \
+                status.undecodable_request(str(exc))
+            await self._refuse(scope, send, method, start, "undecodable", 400,
+                               _connect_error(rich))
             return
         replayed = False
 
@@ -250,12 +443,45 @@ class HttpApp:
                 rejected=reason, transport="connect")
         await _respond(send, http_status, json.dumps(error).encode(), "application/json")
 
+    async def _document(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """``POST /document``: `read_document` of the body; 200 with its answer, or 400
+        with the Connect error of the field at fault (as an RPC's bad input)."""
+        start, received = time.monotonic(), bytearray()
+        while True:
+            event = await receive()
+            received += event.get("body", b"")
+            if not event.get("more_body") or len(received) > MAX_REQUEST_BYTES:
+                break
+        if len(received) > MAX_REQUEST_BYTES:
+            await self._refuse(scope, send, DOCUMENT_PATH, start, "too_large", 429, {
+                "code": "resource_exhausted",
+                "message": f"request over the {MAX_REQUEST_BYTES} byte limit"})
+            return
+        try:
+            # Off the event loop: a large document takes a while to read.
+            answer = await asyncio.to_thread(read_document, bytes(received))
+        except PositionError as exc:
+            code, http_status = "INVALID_ARGUMENT", 400
+            body = _connect_error(status.invalid_argument(exc.field, exc.reason, exc.code))
+        else:
+            code, http_status, body = "OK", 200, answer
+        latency = time.monotonic() - start
+        if self.metrics:
+            self.metrics.calls.labels(DOCUMENT_PATH, code).inc()
+            self.metrics.latency.labels(DOCUMENT_PATH).observe(latency)
+        client = scope.get("client")
+        log_rpc(DOCUMENT_PATH, code, latency, f"{client[0]}:{client[1]}" if client else "",
+                transport="http")
+        await _respond(send, http_status, json.dumps(body).encode(), "application/json")
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return
         path: str = scope["path"]
         if path.startswith(self.connect.path + "/"):
             await self._connect_call(scope, receive, send)
+        elif path == DOCUMENT_PATH and scope["method"] == "POST":
+            await self._document(scope, receive, send)
         elif scope["method"] not in ("GET", "HEAD"):
             await _respond(send, 405, b"method not allowed\n", "text/plain")
         elif path == "/healthz":

@@ -106,8 +106,10 @@ class Metrics:
                             "cancel), error.",
                             ["outcome"], registry=self.registry)
         self.rejected = Counter("t42_rpc_rejected_requests", "Requests refused before their "
-                                "handler ran, by method and reason: undecodable (INVALID_ARGUMENT), "
-                                "too_large (over 4 MiB: RESOURCE_EXHAUSTED).",
+                                "handler ran, by method and reason: undecodable (INVALID_ARGUMENT; "
+                                "also a body that is not gzip), too_large (over 4 MiB, "
+                                "decompressed: RESOURCE_EXHAUSTED), unsupported_encoding "
+                                "(HTTP: not gzip or identity, UNIMPLEMENTED).",
                                 ["method", "reason"], registry=self.registry)
         # Series looked up once: ``labels()`` takes a lock and builds a key at every call.
         self._jobs_of = {outcome: self.jobs.labels(outcome)

@@ -27,7 +27,7 @@ from typing import Any, Mapping
 from . import tiles as T
 from .completions import Bound, Completions
 from .contract_layout import (DOUBLES_NEEDED, MOON3_SET, SEAT_INDEX, SEATS, ContractLayout,
-                              partner)
+                              _is_int, partner)
 from .errors import PositionError, quoted
 from .jsondoc import check_keys, json_object
 from .position import parse_game
@@ -167,6 +167,10 @@ class View(ContractLayout):
 
     def _parse_players(self, data: Mapping[str, Any]) -> None:
         players = data.get("players")
+        if players is not None and not _is_int(players):
+            # As a bid is checked: 4.0 or true is no count of players.
+            raise PositionError("players", f"must be a whole number, not {quoted(players)}",
+                                "INVALID_TYPE")
         if self.game == "42":
             if players not in (None, 4):
                 raise PositionError("players", "42 is played by 4 players", "INVALID_VALUE")

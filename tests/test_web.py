@@ -18,10 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from server import convert
 from server.launcher import ServerProcess
 from solver import Position, PositionError, solve
-from solver.analysis import analyze_hand
+from solver.analysis import analyze_hand, parse_record
 from solver.hint import hint
 from solver.position import POSITION_FIELDS
 from solver.svg import hint_label
@@ -221,10 +220,11 @@ def test_deal_table_matches_the_api(page):
 
 
 def _expected_error(doc: dict) -> tuple[str, str]:
+    """The field and reason `t42 analyze` gives for ``doc`` (SPEC JSON paths)."""
     try:
-        Position(doc)
+        parse_record(doc)
     except PositionError as exc:
-        return convert.proto_field_path(exc.field), convert.proto_reason(exc.reason)
+        return exc.field, exc.reason
     raise AssertionError("the document was expected to be bad")
 
 
@@ -235,11 +235,9 @@ def test_a_broken_pasted_position_shows_the_service_field_and_reason(page, artif
     doc = json.loads(json.dumps(DEAL))
     if broken == "duplicate-tile":
         doc["hands"]["N"][3] = "6-6"  # E holds 6-6 too
-        field, reason = _expected_error(doc)
     else:
         doc["plays"] = ["1-1", "6-6"]  # N does not hold 6-6
-        field, reason = _expected_error(doc)
-        field = convert.record_field_path(field.removeprefix("position."))
+    field, reason = _expected_error(doc)
     page.click("#paste-toggle")
     page.fill("#paste-input", json.dumps(doc))
     page.click("#paste-load")
@@ -260,7 +258,51 @@ def test_malformed_json_is_reported_at_the_input_box(page):
     page.fill("#paste-input", '{"hands": ')
     page.click("#paste-load")
     page.wait_for_selector("#error:not([hidden])")
-    assert page.inner_text("#error .error-field") == "JSON"
+    # As `t42` words it: the document's field, and the JSON parser's reason.
+    assert page.inner_text("#error .error-field") == "position"
+    assert page.inner_text("#error .error-reason").startswith("not valid JSON: ")
+
+
+@pytest.mark.parametrize("broken,field,reason", [
+    ({"game": "banana"}, "game", "unknown game 'banana' (\"42\" or \"moon\", as strings)"),
+    ({"plyas": []}, "plyas", "unknown field of a hand record (known: game, hands, contract, "
+                             "plays, widow, discard, id, meta)"),
+    ({"contract": {**DEAL["contract"], "trump": "fourz"}}, "contract.trump",
+     "unknown declaration 'fourz' (one of blanks, ones, deuces, treys, fours, fives, sixes, "
+     "doubles, follow-me, nello, sevens)"),
+    ({"players": 4}, "players", None),
+], ids=["game", "unknown-field", "contract-value", "position-field"])
+def test_a_pasted_document_is_judged_by_the_cli_reader(page, broken, field, reason):
+    """The page is no looser than `t42`: the server reads the pasted text with the CLI's
+    reader, and the error names the field and the whole reason (the bad value too)."""
+    doc = {**DEAL, **broken}
+    expected = _expected_error(doc)
+    assert expected[0] == field and (reason is None or expected[1] == reason)
+    open_page(page)
+    page.click("#paste-toggle")
+    page.fill("#paste-input", json.dumps(doc))
+    page.click("#paste-load")
+    page.wait_for_selector("#error:not([hidden])")
+    assert (page.inner_text("#error .error-field"),
+            page.inner_text("#error .error-reason")) == expected
+    assert page.query_selector(".tile") is None  # nothing was loaded
+
+
+def test_a_pasted_document_is_shown_as_the_cli_reads_it(page):
+    """Spellings `t42` accepts are shown in its canonical form; an ``id`` that is not a
+    string (free data) is shown as its JSON."""
+    doc = {**DEAL, "id": {}, "contract": {"declarer": "W", "trump": "4", "bid": 30},
+           "hands": {seat: [t.replace("-", "") for t in tiles]
+                     for seat, tiles in DEAL["hands"].items()}}
+    open_page(page)
+    page.click("#paste-toggle")
+    page.fill("#paste-input", json.dumps(doc))
+    page.click("#paste-load")
+    loads(page, 1)
+    contract = page.inner_text("#contract")
+    assert "W bids 30, fours" in contract and "hand {}" in contract
+    assert "object" not in contract
+    check_values(page, DEAL, [])
 
 
 def test_a_link_carries_the_position_and_seat_view_shows_one_hand(page, artifacts):

@@ -31,11 +31,31 @@ def _seconds(text: str) -> float:
     return value
 
 
+#: Where the help names the service's RPCs (filled in by `_ServeHelp`).
+_RPCS = "{rpcs}"
+
+
+def service_rpcs() -> list[str]:
+    """The RPCs of texas42.v1.HintService, from its descriptor (in the .proto's order)."""
+    from texas42.v1 import hint_service_pb2
+    service = hint_service_pb2.DESCRIPTOR.services_by_name["HintService"]
+    return [method.name for method in service.methods]
+
+
+class _ServeHelp(argparse.HelpFormatter):
+    """Lists the RPCs from the service descriptor when help is shown (and only then: the
+    generated modules are not imported by every `t42` start)."""
+
+    def add_text(self, text: str | None) -> None:
+        if text and _RPCS in text:
+            text = text.replace(_RPCS, ", ".join(service_rpcs()))
+        super().add_text(text)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "serve", help="run the gRPC hint service",
-        description="Serve texas42.v1.HintService (SolvePosition, MakeOrSet, SolvePositions, "
-                    "AnalyzeHand, SolveDeal) "
+        "serve", help="run the gRPC hint service", formatter_class=_ServeHelp,
+        description=f"Serve texas42.v1.HintService ({_RPCS}) "
                     "with health checking and reflection. SIGTERM drains calls in flight "
                     "and exits. One JSON log line per call goes to stderr.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")

@@ -1,6 +1,8 @@
 // The Texas 42 table: loads a hand, steps through its plays and shows what the
 // service says about each position. Every figure comes from texas42.v1.HintService
-// over Connect (HTTP/JSON); the page only draws.
+// over Connect (HTTP/JSON); a pasted document is read and checked by the server
+// (POST /document, the reader `t42` uses), which answers it in canonical form with
+// the requests to send. The page only draws.
 "use strict";
 
 (() => {
@@ -10,14 +12,6 @@
   const HAND_FIELD = { N: "north", E: "east", S: "south", W: "west" };
   const SEAT_ENUM = { N: "SEAT_NORTH", E: "SEAT_EAST", S: "SEAT_SOUTH", W: "SEAT_WEST" };
   const SEAT_OF_ENUM = Object.fromEntries(Object.entries(SEAT_ENUM).map(([k, v]) => [v, k]));
-  // Declaration names as t42 reads them (case-insensitive) -> the proto enum.
-  const DECLARATION = {
-    blanks: "BLANKS", blank: "BLANKS", 0: "BLANKS", ones: "ONES", aces: "ONES", 1: "ONES",
-    deuces: "DEUCES", twos: "DEUCES", 2: "DEUCES", treys: "TREYS", threes: "TREYS", 3: "TREYS",
-    fours: "FOURS", 4: "FOURS", fives: "FIVES", 5: "FIVES", sixes: "SIXES", 6: "SIXES",
-    doubles: "DOUBLES", "follow-me": "FOLLOW_ME", "no-trump": "FOLLOW_ME", notrump: "FOLLOW_ME",
-    nello: "NELLO", "nel-o": "NELLO", low: "NELLO", sevens: "SEVENS",
-  };
   const DECLARATION_NAME = {
     BLANKS: "blanks", ONES: "ones", DEUCES: "deuces", TREYS: "treys", FOURS: "fours",
     FIVES: "fives", SIXES: "sixes", DOUBLES: "doubles", FOLLOW_ME: "follow-me", NELLO: "nello",
@@ -39,8 +33,11 @@
   T42.hintLabels = T42.hintLabels || hintFigures;
 
   const $ = (id) => document.getElementById(id);
+  // doc: the canonical SPEC JSON document; position, deal: its Position (every play)
+  // and SolveDeal request as proto JSON (both from the server's reader).
   const state = {
-    doc: null, plays: [], recordLength: 0, step: 0, solution: null, analysis: null,
+    doc: null, position: null, deal: null, plays: [], recordLength: 0, step: 0,
+    solution: null, analysis: null,
     mode: "open", viewSeat: "N", request: 0, diverged: null,
     hint: null, hintRequest: 0, hintError: false,
   };
@@ -69,73 +66,28 @@
     return data;
   }
 
-  // ----------------------------------------------------- the JSON position
-
-  /** "6-4", "4-6", "64", 64, "4:6" -> "6-4" (anything else is left for the server to judge). */
-  function tileName(tile) {
-    let s = String(tile).trim();
-    if (s.length === 3 && "-:".includes(s[1])) s = s[0] + s[2];
-    if (/^[0-6][0-6]$/.test(s)) {
-      const [a, b] = [Number(s[0]), Number(s[1])];
-      return `${Math.max(a, b)}-${Math.min(a, b)}`;
-    }
-    return String(tile);
+  /**
+   * The server's reading of a pasted document (text as pasted: a position or hand record,
+   * of JSON Lines the first line): {document, position, record, deal}, or a ServiceError
+   * naming the field and the reason, as `t42` would.
+   */
+  async function readDocument(text) {
+    const response = await fetch("/document", {
+      method: "POST", headers: { "Content-Type": "text/plain; charset=utf-8" }, body: text,
+    });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new ServiceError(data, response.status);
+    return data;
   }
 
-  const upper = (v) => String(v).trim().toUpperCase().replace(/-/g, "_");
+  // ----------------------------------------------------- the position
 
-  /** The proto JSON `Position` of a SPEC JSON document with the given plays. */
-  function toProto(doc, plays) {
-    const position = { plays: plays.map(String) };
-    position.game = String(doc.game ?? "42").toLowerCase() === "moon" ? "GAME_MOON" : "GAME_FORTY_TWO";
-    position.hands = {};
-    for (const seat of SEATS) {
-      if (doc.hands && doc.hands[seat] != null) position.hands[HAND_FIELD[seat]] = [].concat(doc.hands[seat]).map(String);
-    }
-    const c = doc.contract;
-    if (c) {
-      const contract = {};
-      if (c.declarer != null) contract.declarer = SEAT_ENUM[String(c.declarer).toUpperCase()] || `SEAT_${upper(c.declarer)}`;
-      if (c.trump != null) contract.declaration = "DECLARATION_" + (DECLARATION[String(c.trump).trim().toLowerCase()] || upper(c.trump));
-      if (c.bid != null) contract.bid = c.bid;
-      if (c.kind != null) contract.kind = "CONTRACT_KIND_" + upper(c.kind);
-      if (c.doubles != null) contract.doubles = "DOUBLES_OPTION_" + upper(c.doubles);
-      position.contract = contract;
-    }
-    if (doc.widow != null) position.widow = String(doc.widow);
-    if (doc.discard != null) position.discard = String(doc.discard);
-    return position;
-  }
-
-  /** The AnalyzeHand request of a hand record (meta keys the API does not carry are left out). */
-  function recordRequest(doc) {
-    const request = { position: toProto(doc, doc.plays || []) };
-    if (doc.id != null) request.id = String(doc.id);
-    const meta = doc.meta;
-    if (meta && typeof meta === "object") {
-      const out = {};
-      if (meta.players && typeof meta.players === "object") {
-        out.players = {};
-        for (const [seat, name] of Object.entries(meta.players)) {
-          out.players[HAND_FIELD[seat] || seat] = name;
-        }
-      }
-      if (meta.date != null) out.date = meta.date;
-      if (meta.event != null) out.event = meta.event;
-      if (Array.isArray(meta.auction)) {
-        out.auction = meta.auction.map((call) => ({
-          seat: SEAT_ENUM[call.seat] || call.seat, bid: call.bid === "pass" ? 0 : call.bid,
-        }));
-      }
-      request.meta = out;
-    }
-    return request;
-  }
+  /** The proto JSON `Position` of the loaded document after the given plays. */
+  const positionAt = (plays, position = state.position) => ({ ...position, plays });
 
   // ------------------------------------------------------------- the game
 
-  const isNello = () => upper(state.doc.contract?.trump ?? "") === "NELLO" ||
-    DECLARATION[String(state.doc.contract?.trump ?? "").toLowerCase()] === "NELLO";
+  const isNello = () => state.doc.contract?.trump === "nello";
   const partner = (seat) => SEATS[(SEATS.indexOf(seat) + 2) % 4];
 
   /** Seats that play (three-player Moon has no West; nello's partner sits out). */
@@ -146,7 +98,7 @@
 
   function ownerOf(tile) {
     for (const seat of SEATS) {
-      if ((state.doc.hands?.[seat] || []).some((t) => tileName(t) === tile)) return seat;
+      if ((state.doc.hands?.[seat] || []).includes(tile)) return seat;
     }
     return null;
   }
@@ -157,12 +109,12 @@
     const out = [];
     for (let i = 0; i < step; i += size) {
       const plays = state.plays.slice(i, Math.min(i + size, step))
-        .map((t) => ({ tile: tileName(t), seat: ownerOf(tileName(t)) }));
+        .map((tile) => ({ tile, seat: ownerOf(tile) }));
       let winner = null;
       if (plays.length === size) {
         // The winner leads the next trick; at the current step the service says who moves.
         const next = i + size;
-        if (next < state.plays.length) winner = ownerOf(tileName(state.plays[next]));
+        if (next < state.plays.length) winner = ownerOf(state.plays[next]);
         else if (next === step && state.solution?.toMove) winner = SEAT_OF_ENUM[state.solution.toMove];
       }
       out.push({ plays, winner });
@@ -211,8 +163,8 @@
   const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
   function remainingTiles(seat, step) {
-    const played = new Set(state.plays.slice(0, step).map(tileName));
-    return (state.doc.hands[seat] || []).map(tileName).filter((t) => !played.has(t))
+    const played = new Set(state.plays.slice(0, step));
+    return (state.doc.hands[seat] || []).filter((t) => !played.has(t))
       .sort((a, b) => b.localeCompare(a));
   }
 
@@ -291,7 +243,7 @@
     all.forEach((t) => { if (t.winner) won[t.winner] += 1; });
     let hint = null;
     if (!open && toMove === state.viewSeat) {
-      hint = hintFor(toProto(doc, state.plays.slice(0, step)), state.viewSeat);
+      hint = hintFor(positionAt(state.plays.slice(0, step)), state.viewSeat);
     } else {
       state.hintRequest++; // an answer on its way is for another position
       state.hint = null;
@@ -302,14 +254,15 @@
 
     $("empty").hidden = true;
     const c = doc.contract || {};
-    const trumpName = DECLARATION_NAME[DECLARATION[String(c.trump).toLowerCase()]] || c.trump;
-    const game = String(doc.game ?? "42").toLowerCase() === "moon" ? "Moon" : "42";
+    const game = doc.game === "moon" ? "Moon" : "42";
+    // An id is free data: a string as it is, anything else as its JSON.
+    const id = doc.id == null ? null : typeof doc.id === "string" ? doc.id : JSON.stringify(doc.id);
     const who = doc.meta?.players?.[c.declarer];
     $("contract").innerHTML =
-      `<b>${escapeHtml(c.declarer)} bids ${escapeHtml(c.bid)}, ${escapeHtml(trumpName)}</b><br>` +
+      `<b>${escapeHtml(c.declarer)} bids ${escapeHtml(c.bid)}, ${escapeHtml(c.trump)}</b><br>` +
       `${game}${c.kind && c.kind !== "standard" ? ", " + escapeHtml(c.kind) : ""}` +
       `${who ? " &middot; declarer " + escapeHtml(who) : ""}` +
-      `${doc.id != null ? "<br>hand " + escapeHtml(doc.id) : ""}` +
+      `${id != null ? "<br>hand " + escapeHtml(id) : ""}` +
       `${doc.widow != null ? `<br>widow ${escapeHtml(doc.widow)}, discard ${escapeHtml(doc.discard)}` : ""}`;
 
     for (const seat of SEATS) {
@@ -323,7 +276,7 @@
         `${SEAT_WORD[seat]}${seat === c.declarer ? " (declarer)" : ""}${player ? " &middot; " + escapeHtml(player) : ""}${playing ? "" : " &middot; sits out"}`);
       if (won[seat]) name.append(el("span", { class: "won", title: `${won[seat]} tricks` }, "<i></i>".repeat(won[seat])));
       const hand = el("div", { class: "hand" });
-      const tiles = playing ? remainingTiles(seat, step) : (doc.hands[seat] || []).map(tileName);
+      const tiles = playing ? remainingTiles(seat, step) : doc.hands[seat] || [];
       const shown = open || seat === state.viewSeat;
       for (const tile of tiles) {
         if (!shown) {
@@ -420,16 +373,12 @@
 
   async function loadDealTable() {
     const panel = $("deal-panel");
-    const doc = state.doc;
     panel.hidden = true;
-    if (String(doc.game ?? "42").toLowerCase() === "moon") return; // 42 deals only
-    const request = { hands: toProto(doc, []).hands };
-    const doubles = doc.doubles ?? doc.contract?.doubles; // places the doubles in follow-me, nello
-    if (doubles != null) request.doubles = "DOUBLES_OPTION_" + upper(doubles);
+    if (!state.deal) return; // 42 deals only
     const mine = state.doc;
     let table;
     try {
-      table = (await rpc("SolveDeal", request)).table || {};
+      table = (await rpc("SolveDeal", state.deal)).table || {};
     } catch (err) {
       return; // the position itself already reported bad input
     }
@@ -469,7 +418,7 @@
     document.body.dataset.busy = "1";
     let solution;
     try {
-      solution = (await rpc("SolvePosition", { position: toProto(state.doc, state.plays.slice(0, step)) })).solution || {};
+      solution = (await rpc("SolvePosition", { position: positionAt(state.plays.slice(0, step)) })).solution || {};
     } catch (err) {
       if (token === state.request) {
         showError(err);
@@ -497,34 +446,38 @@
 
   function playTile(tile) {
     const following = state.plays[state.step];
-    if (following == null || tileName(following) !== tile) {
+    if (following == null || following !== tile) {
       state.plays = state.plays.slice(0, state.step).concat(tile);
       state.recordLength = Math.min(state.recordLength, state.step);
     }
     go(state.step + 1);
   }
 
-  /** Load a position or hand record (SPEC JSON); bad input shows the service's field and reason. */
-  async function load(doc, step = 0) {
+  /**
+   * Load a position or hand record: its text as pasted (the server reads and checks it);
+   * bad input shows the field and the reason.
+   */
+  async function load(text, step = 0) {
     clearError();
     document.body.dataset.busy = "1";
     let analysis = null;
-    let solution;
-    const plays = Array.isArray(doc?.plays) ? doc.plays.map(String) : [];
+    let answer, plays, solution;
     try {
-      if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
-        throw new ServiceError({ code: "invalid_argument", message: "a position is a JSON object" }, 400);
-      }
-      if (plays.length) analysis = (await rpc("AnalyzeHand", recordRequest(doc))).analysis || {};
+      answer = await readDocument(text);
+      plays = answer.document.plays || [];
+      if (plays.length) analysis = (await rpc("AnalyzeHand", answer.record)).analysis || {};
       step = Math.max(0, Math.min(step, plays.length));
-      solution = (await rpc("SolvePosition", { position: toProto(doc, plays.slice(0, step)) })).solution || {};
+      solution = (await rpc("SolvePosition", { position: positionAt(plays.slice(0, step), answer.position) })).solution || {};
     } catch (err) {
       showError(err);
       document.body.dataset.busy = "0";
       return false;
     }
     state.request++;
-    Object.assign(state, { doc, plays, recordLength: plays.length, step, solution, analysis });
+    Object.assign(state, {
+      doc: answer.document, position: answer.position, deal: answer.deal || null,
+      plays, recordLength: plays.length, step, solution, analysis,
+    });
     renderAnalysis();
     render();
     updateHash();
@@ -573,25 +526,15 @@
     const params = new URLSearchParams(location.hash.slice(1));
     const pos = params.get("pos");
     if (!pos) return false;
-    let doc;
+    let text;
     try {
-      doc = JSON.parse(fromBase64Url(pos));
+      text = fromBase64Url(pos);
     } catch (err) {
-      showError({ field: "link", message: "the link does not carry a JSON position" });
+      showError({ field: "link", message: "the link does not carry a position (base64url JSON)" });
       return true;
     }
-    load(doc, Number(params.get("step") || 0));
+    load(text, Number(params.get("step") || 0));
     return true;
-  }
-
-  function parsePasted(text) {
-    try {
-      return JSON.parse(text);
-    } catch (err) {
-      const line = text.split("\n").find((l) => l.trim());
-      if (line && line.trim() !== text.trim()) return JSON.parse(line); // JSON Lines: the first
-      throw err;
-    }
   }
 
   // ------------------------------------------------------------- wiring
@@ -604,21 +547,14 @@
       if (select.value !== "") {
         const doc = examples[Number(select.value)].doc;
         $("paste-input").value = JSON.stringify(doc, null, 1);
-        load(structuredClone(doc));
+        load(JSON.stringify(doc));
         select.blur(); // the arrow keys step through the plays, not the list
       }
     });
     $("paste-toggle").addEventListener("click", () => openPaste($("paste-panel").hidden));
     $("paste-load").addEventListener("click", () => {
-      let doc;
-      try {
-        doc = parsePasted($("paste-input").value);
-      } catch (err) {
-        showError({ field: "JSON", message: err.message });
-        return;
-      }
       select.value = "";
-      load(doc);
+      load($("paste-input").value); // as pasted: the server reads it as t42 does
     });
     $("copy-link").addEventListener("click", () => navigator.clipboard?.writeText(location.href).catch(() => {}));
     $("first").addEventListener("click", () => go(0));
