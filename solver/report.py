@@ -7,15 +7,25 @@ often it made at the table. Per trick number: the cost of the plays made in
 it. Costs add up in each hand's own unit (points; tricks for nello and Moon).
 The text form is for the terminal; the HTML page holds the same tables and
 matplotlib charts inlined as SVG, so it needs nothing beside it to open.
+
+Each line is checked as strictly as any input of the package: a line that is
+not JSON, not an object, or holds a field of the wrong type, an unknown field
+or a value out of the game's range stops the report with a `ReportLineError`
+naming the line and the field (``line 3: seats.N.plays: ...``).
 """
 
 from __future__ import annotations
 
 import html
 import io
-import json
 from dataclasses import dataclass, field
-from typing import Iterable, TextIO
+from typing import Any, Iterable, Mapping, TextIO
+
+from .cli.common import blank_line
+from .contract_layout import SEATS
+from .errors import PositionError, key_text, quoted
+from .jsondoc import check_keys, parse_json
+from .rules import parse_declaration
 
 
 @dataclass
@@ -61,8 +71,10 @@ class Report:
     declarations: dict[str, DeclarationFigures] = field(default_factory=dict)
     tricks: dict[int, TrickFigures] = field(default_factory=dict)
 
-    def add(self, analysis: dict) -> None:
-        """Count one hand (a `t42 analyze --json` object)."""
+    def add(self, analysis: Mapping[str, Any]) -> None:
+        """Count one hand (a `t42 analyze --json` object). Raises `PositionError`
+        naming the field at fault (`check_analysis`); then nothing is counted."""
+        check_analysis(analysis)
         self.hands += 1
         names = (analysis.get("meta") or {}).get("players") or {}
         for seat, s in analysis["seats"].items():
@@ -71,14 +83,15 @@ class Report:
             player.plays += s["plays"]
             player.costly_plays += s["costly_plays"]
             player.total_cost += s["total_cost"]
-        trump = analysis["contract"]["trump"]
-        name = trump if analysis.get("game", "42") == "42" else f"{analysis['game']} {trump}"
+        trump = parse_declaration(analysis["contract"]["trump"]).name
+        game = analysis.get("game", "42")
+        name = trump if game == "42" else f"{game} {trump}"
         declaration = self.declarations.setdefault(name, DeclarationFigures())
         declaration.hands += 1
-        declaration.dd_makes += bool(analysis["makes"])
+        declaration.dd_makes += analysis["makes"]
         if analysis["made"] is not None:
             declaration.decided += 1
-            declaration.made += bool(analysis["made"])
+            declaration.made += analysis["made"]
         for play in analysis["plays"]:
             trick = self.tricks.setdefault(play["trick"], TrickFigures())
             trick.plays += 1
@@ -86,19 +99,139 @@ class Report:
             trick.total_cost += play["cost"]
 
 
-def read_report(lines: Iterable[str]) -> Report:
-    """The report of JSON Lines of analysed hands (read as a stream)."""
+class ReportLineError(PositionError):
+    """A bad line of a report's input: its 1-based ``line`` number, and the field
+    (a path into that line's JSON) and reason of `PositionError`."""
+
+    def __init__(self, line: int, field: str, reason: str, code: str = "INVALID_VALUE") -> None:
+        super().__init__(field, reason, code)
+        self.line = line
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return type(self), (self.line, self.field, self.reason, self.code)
+
+
+#: What a report line names itself in errors about the line as a whole.
+LINE_FIELD = "analysis"
+#: The fields of a `t42 analyze --json` object, of one of its plays and of a seat's totals.
+ANALYSIS_FIELDS = ("id", "meta", "game", "contract", "unit", "value", "makes", "result",
+                   "complete", "final_value", "made", "plays", "seats")
+PLAY_FIELDS = ("index", "trick", "seat", "tile", "value_before", "value_after", "cost",
+               "optimal", "alternatives")
+SEAT_FIELDS = ("plays", "costly_plays", "total_cost")
+#: An error line (a bad record of the input of `t42 analyze`): its error, and an id.
+ERROR_FIELDS = ("error", "id")
+#: The game's bounds: 7 tricks; a play gives away at most the 42 points of a hand, so
+#: a seat's 7 plays at most 7 * 42; a hand has at most 28 plays.
+TRICKS, MAX_COST, MAX_PLAYS = 7, 42, 28
+
+
+def read_report(lines: Iterable[str | bytes]) -> Report:
+    """The report of JSON Lines of analysed hands (read as a stream, a line at a time).
+
+    ``{"error": ...}`` lines (bad records of the analysis) are counted as such.
+    Raises `ReportLineError` at the first line that is not an analysis.
+    """
     report = Report()
-    for line in lines:
-        if not line.strip():
-            continue
-        obj = json.loads(line)
-        if "error" in obj:
-            report.errors += 1
+    for number, line in enumerate(lines, 1):
+        if isinstance(line, str):
+            if not line.strip():
+                continue
+            line = line.rstrip("\r\n")
         else:
-            report.add(obj)
+            if blank_line(line):
+                continue
+            line = line.rstrip(b"\r\n")
+        try:
+            obj = parse_json(line, LINE_FIELD)
+            if not isinstance(obj, dict):
+                raise PositionError(LINE_FIELD, "a line must be a JSON object (an analysis "
+                                    "of `t42 analyze --json`)", "INVALID_TYPE")
+            if "error" in obj:
+                check_keys(obj, ERROR_FIELDS, "", "an error line")
+                _require(obj, "error", dict, "an object")
+                report.errors += 1
+            else:
+                report.add(obj)
+        except PositionError as exc:
+            raise ReportLineError(number, exc.field, exc.reason, exc.code) from None
     report.tricks = dict(sorted(report.tricks.items()))
     return report
+
+
+def _require(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], what: str,
+             where: str = "") -> Any:
+    """``obj[key]``, which must be there and of type ``kind`` (``what`` in words; a
+    bool is no number)."""
+    path = f"{where}.{key}" if where else key
+    if key not in obj:
+        raise PositionError(path, "required", "MISSING_FIELD")
+    value = obj[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in (
+            kind if isinstance(kind, tuple) else (kind,))):
+        raise PositionError(path, f"must be {what}, not {quoted(value)}", "INVALID_TYPE")
+    return value
+
+
+def _count(obj: Mapping[str, Any], key: str, low: int, high: int, where: str) -> int:
+    value = _require(obj, key, int, "a whole number", where)
+    if not low <= value <= high:
+        raise PositionError(f"{where}.{key}", f"{quoted(value)} is out of range "
+                            f"({low}..{high})", "OUT_OF_RANGE")
+    return value
+
+
+def check_analysis(obj: Mapping[str, Any]) -> None:
+    """Check what a report reads of a `t42 analyze --json` object: no unknown field;
+    the contract's declaration, the game, the verdicts, every play's trick and cost,
+    every seat's totals, the players' names. Raises `PositionError` naming the field."""
+    check_keys(obj, ANALYSIS_FIELDS, "", "an analysis")
+    game = obj.get("game", "42")
+    if game not in ("42", "moon"):
+        raise PositionError("game", f"unknown game {quoted(game)} (\"42\" or \"moon\")",
+                            "UNKNOWN_GAME")
+    contract = _require(obj, "contract", dict, "an object")
+    parse_declaration(_require(contract, "trump", (str, int), "a declaration", "contract"))
+    _require(obj, "makes", bool, "true or false")
+    _require(obj, "made", (bool, type(None)), "true, false or null")
+    plays = _require(obj, "plays", list, "a list")
+    if len(plays) > MAX_PLAYS:
+        raise PositionError("plays", f"{len(plays)} plays (a hand has at most {MAX_PLAYS})",
+                            "OUT_OF_RANGE")
+    for i, play in enumerate(plays):
+        where = f"plays[{i}]"
+        if not isinstance(play, dict):
+            raise PositionError(where, f"must be an object, not {quoted(play)}", "INVALID_TYPE")
+        check_keys(play, PLAY_FIELDS, where, "a play")
+        _count(play, "trick", 1, TRICKS, where)
+        _count(play, "cost", 0, MAX_COST, where)
+    seats = _require(obj, "seats", dict, "an object of seat -> totals")
+    for seat, totals in seats.items():
+        where = f"seats.{key_text(seat)}"
+        if seat not in SEATS:
+            raise PositionError(where, f"unknown seat {quoted(seat)} (one of "
+                                f"{', '.join(SEATS)})", "UNKNOWN_SEAT")
+        if not isinstance(totals, dict):
+            raise PositionError(where, f"must be an object, not {quoted(totals)}",
+                                "INVALID_TYPE")
+        check_keys(totals, SEAT_FIELDS, where, "a seat's totals")
+        plays_made = _count(totals, "plays", 0, TRICKS, where)
+        _count(totals, "costly_plays", 0, plays_made, where)
+        _count(totals, "total_cost", 0, TRICKS * MAX_COST, where)
+    meta = obj.get("meta")
+    if meta is not None:
+        if not isinstance(meta, dict):
+            raise PositionError("meta", f"must be an object, not {quoted(meta)}",
+                                "INVALID_TYPE")
+        players = meta.get("players")
+        if players is not None:
+            if not isinstance(players, dict):
+                raise PositionError("meta.players", "must be an object of seat -> name, not "
+                                    f"{quoted(players)}", "INVALID_TYPE")
+            for seat, name in players.items():
+                if not isinstance(name, str):
+                    raise PositionError(f"meta.players.{key_text(seat)}", "a player's name "
+                                        f"must be a string, not {quoted(name)}", "INVALID_TYPE")
 
 
 def _percent(rate: float | None) -> str:

@@ -1,19 +1,21 @@
 """The input of a batch as a stream of chunks: fixed runs of records, each with a digest.
 
 A record is a non-blank line (blank lines are skipped, as `t42 solve` skips
-them). Chunk ``i`` holds records ``i * size`` ... ``i * size + size - 1``;
-its digest (SHA-256 of its lines) keys its part file, so a re-run knows
-which chunks are done and notices an input that changed under them.
+them; lines end at newline bytes only, as there). Chunk ``i`` holds records
+``i * size`` ... ``i * size + size - 1``; its digest (SHA-256 of its lines)
+keys its part file, so a re-run knows which chunks are done and notices an
+input that changed under them.
 Only one chunk is held in memory at a time, whatever the input's size.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import sys
 from dataclasses import dataclass
-from typing import Iterator, TextIO
+from typing import BinaryIO, Iterator
+
+from ..cli.common import blank_line
 
 
 @dataclass
@@ -30,27 +32,32 @@ class Chunk:
         return f"chunk {self.index} (input lines {self.first_line}-{self.last_line})"
 
 
-def open_input(path: str) -> TextIO:
-    """The input as text; ``-`` is standard input. Undecodable bytes survive to the parser."""
+def open_input(path: str) -> BinaryIO:
+    """The input as bytes; ``-`` is standard input."""
     if path == "-":
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
-    return open(path, encoding="utf-8", errors="surrogateescape")
+        return sys.stdin.buffer
+    return open(path, "rb")
 
 
-def read_chunks(stream: TextIO, size: int) -> Iterator[Chunk]:
-    """Chunks of ``size`` records (the last may be shorter), in input order."""
+def read_chunks(stream: BinaryIO, size: int) -> Iterator[Chunk]:
+    """Chunks of ``size`` records (the last may be shorter), in input order.
+
+    A record's line is held as text without its end (``\\n``, ``\\r\\n``); bytes that
+    are not UTF-8 survive in it as surrogates (``surrogateescape``), so the worker
+    judges the very bytes that `t42 JOB --json` judges.
+    """
     lines: list[str] = []
     digest = hashlib.sha256()
     first = last = index = 0
-    for number, line in enumerate(stream, 1):
-        line = line.rstrip("\r\n")
-        if not line.strip():
+    for number, raw in enumerate(stream, 1):
+        if blank_line(raw):
             continue
+        raw = raw.rstrip(b"\r\n")
         if not lines:
             first = number
-        lines.append(line)
+        lines.append(raw.decode("utf-8", "surrogateescape"))
         last = number
-        digest.update(line.encode("utf-8", "surrogateescape") + b"\n")
+        digest.update(raw + b"\n")
         if len(lines) == size:
             yield Chunk(index, lines, first, last, digest.hexdigest()[:16])
             lines, digest, index = [], hashlib.sha256(), index + 1

@@ -24,12 +24,15 @@ import uuid
 from dataclasses import asdict, dataclass
 from typing import Any, Iterator
 
+from ..errors import quoted
 from .chunks import Chunk, open_input, read_chunks
 from .jobs import JOBS, run_chunk
 from .store import BatchError, OutputDir
 
 #: Test hook: "DIR:FIRST" holds every chunk from index FIRST on (see jobs._hold).
 HOLD_ENV = "T42_BATCH_HOLD"
+#: Seconds to wait for the scheduler of ``--scheduler`` to answer (Dask's default is 30).
+CONNECT_TIMEOUT = 3.0
 
 
 class ChunksFailed(BatchError):
@@ -87,8 +90,13 @@ class _Pending:
 def run_batch(job_name: str, source: str, outdir: str, *, options: dict | None = None,
               chunk_size: int | None = None, scheduler: str | None = None,
               workers: int | None = None, in_flight: int | None = None, retries: int = 3,
-              progress: bool = True) -> Summary:
-    """Run ``job_name`` on every record of ``source`` (a path or ``-``) into ``outdir``."""
+              progress: bool = True, connect_timeout: float = CONNECT_TIMEOUT) -> Summary:
+    """Run ``job_name`` on every record of ``source`` (a path or ``-``) into ``outdir``.
+
+    Raises `BatchError` (the message says why) when the run cannot start: an input
+    that cannot be read, an output directory that cannot be one, a scheduler that
+    does not answer within ``connect_timeout`` seconds.
+    """
     job = JOBS[job_name]
     options = dict(options or {})
     chunk_size = chunk_size or job.chunk_size
@@ -108,7 +116,7 @@ def run_batch(job_name: str, source: str, outdir: str, *, options: dict | None =
                               time.monotonic() - start, 0, 0)
             store.record_run(summary.to_json())
             return summary
-    with _StopSignals() as stop, _client(scheduler, workers) as client:
+    with _StopSignals() as stop, _client(scheduler, workers, connect_timeout) as client:
         info = client.scheduler_info()["workers"]
         nworkers, nthreads = len(info), sum(w["nthreads"] for w in info.values())
         runner = _Runner(client, job_name, options, store, done, retries,
@@ -301,14 +309,15 @@ FORK_AT_START = {"distributed.worker.multiprocessing-method": "fork"}
 
 
 @contextlib.contextmanager
-def _client(scheduler: str | None, workers: int | None):
+def _client(scheduler: str | None, workers: int | None,
+            connect_timeout: float = CONNECT_TIMEOUT):
     """A client of the cluster at ``scheduler``, or of a local one started for this run."""
     import dask
     from distributed import Client, LocalCluster
 
     with dask.config.set(QUIET_DASK):
         if scheduler:
-            with Client(scheduler) as client:
+            with _connect(Client, scheduler, connect_timeout) as client:
                 yield client
             return
         n = workers or len(os.sched_getaffinity(0))
@@ -335,6 +344,25 @@ def _client(scheduler: str | None, workers: int | None):
                 with contextlib.suppress(Exception):
                     client.run(_quiet_dask_logs)
                 _quiet_dask_logs()
+
+
+def _connect(client_class, scheduler: str, timeout: float):  # type: ignore[no-untyped-def]
+    """A client of the scheduler at ``scheduler``, which must answer within ``timeout``
+    seconds; else `BatchError`, saying so in one line."""
+    try:
+        return client_class(scheduler, timeout=timeout)
+    except OSError as exc:
+        raise BatchError(f"cannot connect to the Dask scheduler {quoted(scheduler)} within "
+                         f"{timeout:g} s ({_one_line(exc)}); is it running? "
+                         f"(--connect-timeout)") from None
+    except (ValueError, TypeError, ImportError) as exc:
+        # An address Dask cannot parse, or a scheme whose library is missing (ucx).
+        raise BatchError(f"--scheduler {quoted(scheduler)}: {_one_line(exc)}") from None
+
+
+def _one_line(exc: BaseException, limit: int = 300) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _worker_signals() -> None:

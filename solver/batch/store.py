@@ -35,9 +35,28 @@ class OutputDir:
         self.results = self.path / "results.jsonl"
 
     def open(self, settings: dict) -> dict[int, str]:
-        """Start or resume the run with ``settings``; return its done chunks (index -> digest)."""
+        """Start or resume the run with ``settings``; return its done chunks (index -> digest).
+
+        Raises `BatchError` when the path cannot be an output directory (an existing
+        file, a path under a file, no permission).
+        """
+        if self.path.exists() and not self.path.is_dir():
+            raise BatchError(f"{self.path} exists and is not a directory: give a new or a "
+                             "batch output directory")
+        try:
+            return self._open(settings)
+        except OSError as exc:
+            raise BatchError(f"cannot use {self.path} as the output directory: "
+                             f"{exc.strerror or exc}") from None
+
+    def _open(self, settings: dict) -> dict[int, str]:
         if self.settings_file.exists():
-            held = json.loads(self.settings_file.read_text())["settings"]
+            try:
+                held = json.loads(self.settings_file.read_bytes())["settings"]
+                _describe(held)
+            except (ValueError, LookupError, TypeError, AttributeError, RecursionError):
+                raise BatchError(f"{self.settings_file} is not the settings file of a batch "
+                                 "run: use another output directory") from None
             if held != settings:
                 raise BatchError(
                     f"{self.path} holds a batch run with other settings ({_describe(held)}; "

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+from typing import NoReturn
 
 #: Command modules of this package; each adds its sub-command(s).
 COMMAND_MODULES = ("solve_cmd", "discard_cmd", "serve_cmd", "analyze_cmd", "table_cmd",
@@ -40,12 +42,42 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
+#: Longest message of a bad argument (the arguments are quoted in it).
+MESSAGE_LIMIT = 300
+
+
+class Parser(argparse.ArgumentParser):
+    """A parser whose errors are one stderr line, ``t42: error: ...``, and exit status 2
+    (argparse's own print the usage block first); ``--help`` prints the full help."""
+
+    def error(self, message: str) -> NoReturn:
+        message = " ".join(message.split())  # one line, whatever the arguments hold
+        if len(message) > MESSAGE_LIMIT:  # an argument of megabytes: a prefix of it
+            message = message[:MESSAGE_LIMIT - 3] + "..."
+        self.exit(2, f"t42: error: {message} (see {self.prog} --help)\n")
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
+        """As argparse's, but arguments that no parser knows are the command's error
+        (argparse's names the top level), so that its help is the one pointed to."""
+        namespace, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self._command_parser(namespace).error(
+                f"unrecognized arguments: {' '.join(extras)}")
+        return namespace
+
+    def _command_parser(self, namespace: argparse.Namespace) -> argparse.ArgumentParser:
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return action.choices.get(getattr(namespace, action.dest, None), self)
+        return self
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or only of ``command`` when it is a known one."""
-    parser = argparse.ArgumentParser(
-        prog="t42", description="Exact double-dummy solver for Texas 42 and Moon.")
+    parser = Parser(prog="t42", description="Exact double-dummy solver for Texas 42 and Moon.")
     parser.add_argument("--version", action=VersionAction)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # parser_class: every command's parser is a Parser too.
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     names = (COMMAND_MODULE[command],) if command in COMMAND_MODULE else COMMAND_MODULES
     for name in names:
         importlib.import_module(f"{__name__}.{name}").register(sub)
@@ -61,4 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2
-    return args.run(args)
+    status = args.run(args)
+    try:
+        sys.stdout.flush()  # here, not at exit, where a reader gone away makes a traceback
+    except BrokenPipeError:
+        # The reader went away (t42 ... | head): the command is done; stop quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return status

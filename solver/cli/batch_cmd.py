@@ -8,9 +8,13 @@ import signal
 import sys
 
 from ..batch.jobs import JOBS
+from ..batch.run import CONNECT_TIMEOUT
+from ..errors import quoted
 from ..hint import OBJECTIVES
 from .common import EXIT_BAD_INPUT, EXIT_OK, guarded
 
+#: Longest --connect-timeout (a day).
+MAX_CONNECT_TIMEOUT = 86400.0
 #: User options of the jobs (Job.options), as the single-process commands spell them.
 JOB_OPTIONS = {"best_only": "--best-only", "bid": "--bid", "trump": "--trump",
                "deals": "--deals", "seed": "--seed", "objective": "--objective",
@@ -34,6 +38,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="an existing Dask scheduler, e.g. tcp://HOST:8786 "
                         "(default: a local cluster for this run)")
+    p.add_argument("--connect-timeout", type=_seconds, default=CONNECT_TIMEOUT,
+                   metavar="SECONDS",
+                   help="with --scheduler: how long to wait for it to answer (default: "
+                        f"{CONNECT_TIMEOUT:g})")
     p.add_argument("--workers", type=int, metavar="N",
                    help="worker processes of the local cluster (default: one per core)")
     p.add_argument("--chunk-size", type=int, metavar="N",
@@ -55,6 +63,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="hint: score every consistent deal when there are at most N")
     p.add_argument("--threshold", type=float, help="bid: P(make) a recommended bid needs")
     p.set_defaults(run=run_batch_command)
+
+
+def _seconds(text: str) -> float:
+    """--connect-timeout: a number of seconds > 0 (not nan, not infinite)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {quoted(text)}") from None
+    if not 0 < value <= MAX_CONNECT_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is out of range (more than 0 and at "
+                                         f"most {MAX_CONNECT_TIMEOUT:g} seconds)")
+    return value
 
 
 def _job_options(args: argparse.Namespace) -> dict:
@@ -120,7 +140,8 @@ def run_batch_command(args: argparse.Namespace) -> int:
         summary = run_batch(args.job, args.input, args.output, options=options,
                             chunk_size=args.chunk_size, scheduler=args.scheduler,
                             workers=args.workers, in_flight=args.in_flight,
-                            retries=args.retries, progress=args.progress)
+                            retries=args.retries, progress=args.progress,
+                            connect_timeout=args.connect_timeout)
     except BatchInterrupted as exc:
         print(f"t42: {exc}", file=sys.stderr)
         return 128 + exc.signum
@@ -136,5 +157,11 @@ def run_batch_command(args: argparse.Namespace) -> int:
     except FileNotFoundError as exc:
         print(f"t42: error: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except OSError as exc:
+        # The disk or the system failed the run (a part that cannot be written, no
+        # space left): what and where, in one line; the parts written are kept.
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"t42: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
     print(f"t42 batch {summary.text()} -> {args.output}/results.jsonl", file=sys.stderr)
     return EXIT_BAD_INPUT if summary.errors else EXIT_OK

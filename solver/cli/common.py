@@ -77,21 +77,19 @@ def read_records(path: str | None) -> Iterator[Record]:
             stream.close()
 
 
-def _blank(line: bytes) -> bool:
+#: What str.strip() strips of ASCII text (bytes.strip() leaves 0x1C-0x1F).
+_ASCII_SPACE = b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def blank_line(line: bytes) -> bool:
+    """Is this line of JSON Lines input blank (skipped)? Whitespace only, as str.strip()
+    sees it; a line that is not UTF-8 is not blank. `t42 batch` skips the same lines."""
     if line.isascii():
-        return not line.strip()
+        return not line.strip(_ASCII_SPACE)
     try:
         return not line.decode("utf-8").strip()
     except UnicodeDecodeError:
         return False
-
-
-def _line_record(number: int, line: bytes) -> Record:
-    """A record of one line; a line that is not UTF-8 is judged by its bytes (its error)."""
-    try:
-        return parse_line(number, line.decode("utf-8"))
-    except UnicodeDecodeError:
-        return parse_line(number, line)
 
 
 def _stream_records(stream: BinaryIO) -> Iterator[Record]:
@@ -99,13 +97,13 @@ def _stream_records(stream: BinaryIO) -> Iterator[Record]:
     head: list[bytes] = []  # the lines read up to the first non-blank one
     for line in lines:
         head.append(line)
-        if not _blank(line):
+        if not blank_line(line):
             break
     else:
         yield from records_of(b"".join(head))  # no input, or blanks only: its error
         return
     number = len(head)
-    first = _line_record(number, head[-1]) \
+    first = parse_line(number, head[-1]) \
         if json.detect_encoding(head[-1]).startswith("utf-8") else None
     if first is None or first.error is not None:
         # Not JSON Lines of objects from the first line: read it all, judge it as one input.
@@ -114,8 +112,8 @@ def _stream_records(stream: BinaryIO) -> Iterator[Record]:
     yield first
     for line in lines:
         number += 1
-        if not _blank(line):
-            yield _line_record(number, line)
+        if not blank_line(line):
+            yield parse_line(number, line)
 
 
 def records_of(raw: bytes) -> list[Record]:
@@ -125,27 +123,29 @@ def records_of(raw: bytes) -> list[Record]:
     try:
         text = decode(raw, "position")
     except PositionError as exc:
-        if not json.detect_encoding(raw).startswith("utf-8"):
-            return [Record(None, error=exc)]  # UTF-16/32 has no lines to recover
-        return _lines(raw.split(b"\n"), Record(None, error=exc))  # decode line by line
+        return _lines(raw, Record(None, error=exc))  # judged line by line
     if not text.strip():
         raise InputError("no input: give a position file, or JSON on standard input")
     try:
         return [_record(None, parse_json(text, "position"))]
     except PositionError as exc:
-        # Split on newlines only: str.splitlines() would also split at U+2028 and
-        # other characters that a JSON string may hold.
-        return _lines(text.split("\n"), Record(None, error=exc))
+        return _lines(raw, Record(None, error=exc))
 
 
-def _lines(lines: list[str] | list[bytes], whole: Record) -> list[Record]:
-    """JSON Lines records; ``whole`` (the error of the input read as one document)
-    when no line is a JSON object either."""
-    records = []
-    for number, line in enumerate(lines, 1):
-        if line.strip():
-            records.append(parse_line(number, line))
+def _lines(raw: bytes, whole: Record) -> list[Record]:
+    """JSON Lines records of ``raw``, each line judged by its bytes as `t42 batch` judges
+    it; ``whole`` (the error of the input read as one document) when no line is a JSON
+    object either, and that one line's own error when it is the only line.
+
+    Split on newline bytes only: str.splitlines() would also split at U+2028 and other
+    characters that a JSON string may hold.
+    """
+    records = [parse_line(number, line) for number, line in enumerate(raw.split(b"\n"), 1)
+               if not blank_line(line)]
     if not any(r.error is None for r in records):
+        if len(records) == 1:
+            # One line: its error, to the column, is the one `t42 batch` gives it.
+            return [Record(None, error=records[0].error)]
         # Not JSON Lines of objects either: one broken document (a pretty-printed
         # file, some of whose lines may parse as a string or a number), one error.
         return [whole]
@@ -161,8 +161,14 @@ def _record(line: int | None, data: Any) -> Record:
                                             "object", "INVALID_TYPE"))
 
 
-def parse_line(number: int, line: str | bytes) -> Record:
-    """One line of JSON Lines input (`t42 batch` reads its input with this too)."""
+def parse_line(number: int, line: bytes) -> Record:
+    """One line of JSON Lines input, as bytes (`t42 batch` judges its lines with this too).
+
+    The line is judged without its end (``\\n``, ``\\r\\n``) and decoded as JSON text is
+    (`solver.jsondoc.decode`): a bad line gets the same error, to the column, whichever
+    command reads it.
+    """
+    line = line.rstrip(b"\r\n")
     try:
         return _record(number, parse_json(line, "position"))
     except PositionError as exc:
@@ -335,6 +341,6 @@ def count_records(path: str | None) -> int | None:
         return None
     try:
         with open(path, "rb") as f:
-            return sum(1 for line in f if not _blank(line))
+            return sum(1 for line in f if not blank_line(line))
     except OSError:
         return None

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
+import io
 import sys
 from pathlib import Path
 
-from ..report import format_report, read_report, write_html
+from ..errors import PositionError
+from ..jsondoc import parse_json
+from ..report import ReportLineError, format_report, read_report, write_html
 from .batch_cmd import missing_extra
 from .common import EXIT_BAD_INPUT, EXIT_OK, guarded
 
@@ -31,13 +33,29 @@ def _results(source: Path) -> Path:
         return source
     settings = source / "batch.json"
     if settings.exists():
-        job = json.loads(settings.read_text())["settings"]["job"]
+        job = _batch_job(settings)
         if job != "analyze":
             raise _ReportError(f"{source} holds a batch run of {job}, not analyze")
     results = source / "results.jsonl"
     if not results.exists():
         raise _ReportError(f"{source} has no results.jsonl (is the batch run finished?)")
     return results
+
+
+def _batch_job(settings: Path) -> str:
+    """The job of a batch run's settings file (``{"settings": {"job": ...}}``)."""
+    try:
+        with open(settings, "rb") as f:
+            held = parse_json(f.read(), "batch.json")
+        job = held["settings"]["job"] if isinstance(held, dict) \
+            and isinstance(held.get("settings"), dict) else None
+    except PositionError as exc:
+        raise _ReportError(f"{settings} is not the settings file of a batch run "
+                           f"({exc.reason})") from None
+    if not isinstance(job, str) or len(job) > 40 or not job.isprintable():
+        raise _ReportError(f"{settings} is not the settings file of a batch run "
+                           "(no settings.job)")
+    return job
 
 
 class _ReportError(Exception):
@@ -52,21 +70,31 @@ def run_report(args: argparse.Namespace) -> int:
         return 1
     try:
         results = _results(Path(args.source))
-        with open(results, encoding="utf-8") as lines:
+        with open(results, "rb") as lines:
             report = read_report(lines)
     except _ReportError as exc:
         print(f"t42: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
-        print(f"t42: error: cannot read {args.source}: {exc.strerror}", file=sys.stderr)
+        print(f"t42: error: cannot read {args.source}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (ValueError, KeyError, TypeError) as exc:
-        print(f"t42: error: {args.source} does not hold `t42 analyze --json` lines ({exc!r})",
+    except ReportLineError as exc:
+        print(f"t42: error: {results}: line {exc.line}: {exc.field}: {exc.reason}",
               file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.html:
+        # The page is written before anything is printed: a reader of the text that
+        # goes away (t42 report ... | head -1) cannot cost the page.
+        page = io.StringIO()
+        write_html(report, page)
+        try:
+            with open(args.html, "w", encoding="utf-8") as out:
+                out.write(page.getvalue())
+        except OSError as exc:
+            print(f"t42: error: cannot write {args.html}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return EXIT_BAD_INPUT
     print(format_report(report))
     if args.html:
-        with open(args.html, "w", encoding="utf-8") as out:
-            write_html(report, out)
         print(f"\nHTML report: {args.html}")
     return EXIT_OK
