@@ -6,13 +6,17 @@ digits), keys deleted or added, plays cut or shuffled, tiles respelt. The
 properties:
 
 * any input gives a result or the package's `PositionError`, never another
-  exception (a `PositionError` is short and names a field);
+  exception (a `PositionError` is short and names a field); hint requests, bid
+  requests and their gRPC messages may also end in `ArgumentError` (a bad API
+  argument) or `SearchCancelled` (they run under a node budget, with small deal
+  counts, so that every example takes milliseconds), never in unbounded work;
+  the lines `t42 report` reads, CountDeals requests and views' deal counts too;
 * an accepted position round-trips: ``Position(p.to_json()) == p``, from its
   JSON text too, and through the proto message of the gRPC API; so does an
   accepted view (`solver.view.View`);
 * a tile accepted in any spelling means the same tile as its ``H-L`` form.
 
-Budget: about 10 s. ``T42_FUZZ_SCALE=50 pytest tests/test_fuzz.py`` runs
+Budget: about 20 s. ``T42_FUZZ_SCALE=50 pytest tests/test_fuzz.py`` runs
 fifty times as many examples (the coverage-guided harness is in fuzz/).
 """
 
@@ -20,26 +24,37 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Hashable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server import convert
+from server import bid_convert, convert, hint_convert
 from solver import Position, PositionError
 from solver import tiles as T
-from solver.analysis import parse_record
+from solver._core import CancelToken
+from solver.analysis import analyze_hand, parse_record
+from solver.bidding import MAX_DEALS, advise, request_from_json
+from solver.deals import count_deals, tile_probabilities
 from solver.discard import best_discards
+from solver.errors import ArgumentError, SearchCancelled
+from solver.hint import hint
+from solver.report import read_report
 from solver.table import parse_deal
 from solver.view import View
+from texas42.v1 import bidding_pb2 as bid_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
+from texas42.v1 import hint_pb2
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
+from texas42.v1 import view_pb2
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "tests" / "cases"
@@ -262,6 +277,209 @@ def test_view_parser(doc):
         assert View(json.dumps(data)).to_json() == data
 
 
+# ------------------------------------ hint, bid advice, report lines: the newer inputs
+
+#: Nodes each engine of a fuzzed hint or bid advice may search: every call ends in
+#: milliseconds, with its answer or `SearchCancelled` (an allowed outcome).
+NODE_BUDGET = 100_000
+#: Wall-clock backstop of every fuzzed call; reaching it means unbounded work (a bug).
+SLOW = 30.0
+
+
+def bounded_token() -> CancelToken:
+    return CancelToken(node_budget=NODE_BUDGET, deadline=time.monotonic() + SLOW)
+
+
+def within_contract(call: Callable[[], Any]) -> Any:
+    """``call()``, or the project's error it raised (`PositionError`, `ArgumentError`,
+    `SearchCancelled`) as a value; any other exception fails the test, and so does
+    a call that runs into the backstop."""
+    started = time.monotonic()
+    try:
+        return call()
+    except PositionError as exc:
+        assert exc.field and exc.reason and exc.code.isupper()
+        assert len(str(exc)) < 1300
+        return exc
+    except ArgumentError as exc:
+        assert exc.argument and exc.reason
+        return exc
+    except SearchCancelled as exc:
+        return exc
+    finally:
+        assert time.monotonic() - started < SLOW, "unbounded work"
+
+
+def small_or_hostile(limit: int) -> st.SearchStrategy:
+    """An option value: a small whole number (valid or not), or any hostile value but
+    a whole number above ``limit`` (a valid large count is real work: the bounds on
+    it are tested elsewhere)."""
+    return st.one_of(
+        st.integers(min_value=-2, max_value=limit),
+        st.sampled_from([0, -1, -2 ** 63, True, False, None, 2.0, 1.5, math.nan, math.inf,
+                         "3", "", [], {}, [3], b"3"]),
+        json_values.filter(lambda v: not (isinstance(v, int) and v > limit)))
+
+
+def _views(name: str, kind: str | None = None) -> list[dict]:
+    rows = [json.loads(line) for line in (CASES / name).read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    return [r["view"] for r in rows if kind is None or r.get("kind") == kind]
+
+
+#: Views whose viewer is to move (and the example view at the second play).
+HINT_VIEWS = _views("views.jsonl", "hint")[::2] + \
+    [json.loads((ROOT / "examples" / "view.json").read_text())]
+#: Every good and bad case view.
+ALL_VIEWS = _views("views.jsonl") + _views("views_bad.jsonl") + HINT_VIEWS[-1:]
+
+timeouts = st.one_of(st.none(), st.floats(), st.integers(-5, 5),
+                     st.sampled_from([0, 1e-9, 1e30, 10 ** 30, -10 ** 30]))
+#: Seeds of the types random.Random takes but bytes (see KNOWN_BUGS).
+hint_seeds = st.one_of(st.none(), st.integers(), st.text(max_size=5), st.floats(allow_nan=False))
+
+
+@fuzz_settings(70)
+@given(view=st.one_of(st.sampled_from(HINT_VIEWS), mutated(HINT_VIEWS)),
+       deals=small_or_hostile(4), enumerate_limit=small_or_hostile(50),
+       objective=st.one_of(st.sampled_from(["make", "points", "MAKE", ""]), json_values),
+       seed=hint_seeds, adaptive=st.one_of(st.booleans(), json_values),
+       max_deals=st.one_of(st.none(), st.integers(-2, 2 ** 70), json_values),
+       examples=small_or_hostile(3), timeout=timeouts)
+def test_hint_request(view, deals, enumerate_limit, objective, seed, adaptive, max_deals,
+                      examples, timeout):
+    result = within_contract(lambda: hint(
+        view, deals=deals, enumerate_limit=enumerate_limit, objective=objective, seed=seed,
+        adaptive=adaptive, max_deals=max_deals, examples=examples, timeout=timeout,
+        token=bounded_token(), threads=1))
+    if isinstance(result, Exception):
+        return
+    legal = {T.name_of(t) for t in View(view).legal_tiles()}
+    assert set(result.moves) == legal and set(result.best) <= legal
+    assert 1 <= result.deals
+    assert result.method == "enumerated" or adaptive or result.deals == deals
+    # One sampled deal gives infinite mean intervals (see KNOWN_BUGS).
+    json.dumps(result.to_json(), allow_nan=result.deals == 1)
+
+
+@fuzz_settings(60)
+@given(doc=mutated(ALL_VIEWS))
+def test_view_deal_count(doc):
+    view = accepted_or_error(View, doc)
+    if view is None:
+        return
+    assert count_deals(view) >= 1
+    for tile, places in tile_probabilities(view).items():
+        assert math.isclose(sum(places.values()), 1.0, abs_tol=1e-9), tile
+
+
+def _bid_requests() -> list[dict]:
+    """Bid requests of every shape: the hands of the check positions (42, and Moon with
+    three and four players), with auctions, options and the view form."""
+    out: list[dict] = []
+    for i, p in enumerate(POSITIONS[::3]):
+        seat, hand = next((s, h) for s, h in p["hands"].items() if len(h) == 7)
+        game = p.get("game", "42")
+        request: dict[str, Any] = {"hand": hand, "seat": seat, "deals": 2, "seed": i}
+        if game == "moon":
+            request.update(game="moon", players=len(p["hands"]),
+                           auction=["pass", {"seat": seat, "bid": 5}])
+        else:
+            request.update(auction=[30, "pass", {"seat": "E", "bid": 31}], doubles="low",
+                           declarations=["fours", "nello", "doubles"], threshold=0.5)
+        out.append(request)
+    first = out[0]
+    out.append({"seat": first["seat"], "hands": {first["seat"]: first["hand"]}, "deals": 1,
+                "auction": [{"seat": "N", "bid": 84}], "adaptive": True, "calibrated": True,
+                "id": "view form"})
+    return out
+
+
+BID_REQUESTS = _bid_requests()
+
+
+def bounded_deals(args: dict) -> dict:
+    """``args`` with a small deal count (a larger valid one is real work)."""
+    deals = args.get("deals", 2)
+    if isinstance(deals, int) and 4 < deals <= MAX_DEALS:
+        deals = 2
+    return {**args, "deals": deals}
+
+
+@fuzz_settings(60)
+@given(doc=st.one_of(st.sampled_from(BID_REQUESTS), mutated(BID_REQUESTS)))
+def test_bid_request(doc):
+    if isinstance(doc, dict):  # keep out what KNOWN_BUGS holds
+        doc.pop("", None)
+        if "hand" not in doc and not isinstance(doc.get("seat"), Hashable):
+            return
+    advice = within_contract(lambda: advise(**bounded_deals(request_from_json(doc)),
+                                            token=bounded_token(), threads=1))
+    if isinstance(advice, Exception):
+        return
+    assert len(advice.hand) == 7 and advice.declarations
+    json.dumps(advice.to_json(), allow_nan=False)
+
+
+def _analyses() -> list[dict]:
+    """`t42 analyze --json` lines of the example hands, and a bad line's error object."""
+    out = [analyze_hand(record).to_json() for record in RECORDS]
+    out.append({"id": "bad", "error": {"field": "plays[3]", "reason": "not legal",
+                                       "code": "ILLEGAL_PLAY"}})
+    return out
+
+
+ANALYSES = _analyses()
+report_lines = st.one_of(
+    st.sampled_from(ANALYSES).map(json.dumps),
+    mutated(ANALYSES).map(lambda d: json.dumps(d, default=repr)),
+    st.text(max_size=12),
+    st.sampled_from(["[]", "42", "null", '"x"', "{}", '{"error": 1}', "[" * 5000 + "]" * 5000,
+                     '{"seats": {}}', "\ufeff{}", "\x00", "NaN", "1e999"]))
+
+
+@fuzz_settings(80)
+@given(lines=st.lists(report_lines, min_size=1, max_size=3), as_bytes=st.booleans())
+def test_report_lines(lines, as_bytes):
+    text = [line + "\n" for line in lines]
+    report = within_contract(lambda: read_report(
+        [line.encode("utf-8", "surrogatepass") for line in text] if as_bytes else text))
+    if not isinstance(report, Exception):
+        assert report.hands + report.errors == sum(1 for line in lines if line.strip())
+
+
+# ----------------------------------------------- bugs found by fuzzing, not yet fixed
+
+VIEW = json.loads((ROOT / "examples" / "view.json").read_text())
+HAND = ["6-6", "6-5", "6-4", "5-5", "4-4", "3-3", "0-0"]
+
+#: Minimal reproducers of what the properties above found; their inputs are kept out
+#: of the strategies until the fix lands (then drop the entry and widen the strategy).
+KNOWN_BUGS = {
+    "hint: a seed of a type random.Random refuses raises TypeError (solver/hint.py)":
+        lambda: hint(VIEW, deals=2, enumerate_limit=0, seed=[1], threads=1),
+    "hint: a bytes seed is accepted and echoed; the answer is not JSON (solver/hint.py)":
+        lambda: json.dumps(hint(VIEW, deals=2, enumerate_limit=0, seed=b"x",
+                                threads=1).to_json()),
+    "hint: one sampled deal gives mean_ci [-inf, inf]; `t42 hint --deals 1 --json` prints "
+    "Infinity, which is not JSON (solver/hint.py)":
+        lambda: json.dumps(hint(VIEW, deals=1, enumerate_limit=0, seed=1, threads=1).to_json(),
+                           allow_nan=False),
+    "bid request: an unknown key is the error's field as is, so the key '' gives an empty "
+    "field (solver/bidding.py request_from_json)":
+        lambda: within_contract(lambda: request_from_json({"seat": "N", "hand": HAND, "": 1})),
+    "bid request: a seat that is a list, in the view form, raises TypeError (unhashable) "
+    "(solver/bidding.py request_from_json)":
+        lambda: request_from_json({"seat": [], "hands": {"N": HAND}}),
+}
+
+
+@pytest.mark.parametrize("call", KNOWN_BUGS.values(), ids=list(KNOWN_BUGS))
+@pytest.mark.xfail(reason="a known bug found by fuzzing (the test id names it)", strict=False)
+def test_known_bug(call):
+    within_contract(call)
+
+
 # --------------------------------------------------------- gRPC conversion
 
 enum_number = st.one_of(st.integers(min_value=0, max_value=12), st.integers(-2 ** 31, 2 ** 31 - 1))
@@ -330,6 +548,140 @@ def test_grpc_record_and_deal_conversion(message, record_id, doubles, meta):
         assert parsed[1] == (record_id or None)
     deal = service_pb.SolveDealRequest(hands=message.hands, doubles=doubles, id=record_id)
     accepted_or_error(lambda r: parse_deal(convert.deal_to_json(r)), deal)
+
+
+def _proto_view(doc: dict) -> view_pb2.View | None:
+    try:
+        return convert.view_from_json(doc)
+    except PositionError:
+        return None  # a bad seat, say: the message cannot say it
+
+
+PROTO_VIEWS = [m for m in map(_proto_view, ALL_VIEWS) if m is not None]
+
+
+@st.composite
+def proto_views(draw: Callable) -> view_pb2.View:
+    """A proto View: a case view's, with some fields redrawn (enums out of range too)."""
+    message = view_pb2.View()
+    message.CopyFrom(draw(st.sampled_from(PROTO_VIEWS)))
+    for field in draw(st.lists(st.sampled_from(
+            ["seat", "game", "players", "declarer", "declaration", "bid", "kind", "doubles",
+             "plays", "hand", "widow", "discard", "auction", "no contract"]), max_size=3)):
+        if field in ("seat", "game"):
+            setattr(message, field, draw(enum_number))
+        elif field == "players":
+            message.players = draw(st.one_of(st.integers(0, 5), st.integers(0, 2 ** 32 - 1)))
+        elif field in ("declarer", "declaration", "kind", "doubles"):
+            setattr(message.contract, field, draw(enum_number))
+        elif field == "bid":
+            message.contract.bid = draw(st.integers(min_value=0, max_value=2 ** 32 - 1))
+        elif field == "plays":
+            del message.plays[draw(st.integers(0, len(message.plays))):]
+            message.plays.extend(draw(st.lists(proto_text, max_size=2)))
+        elif field == "hand":
+            hand = getattr(message.hands, draw(st.sampled_from(["north", "east", "south",
+                                                                 "west"])))
+            if hand and draw(st.booleans()):
+                hand[draw(st.integers(0, len(hand) - 1))] = draw(proto_text)
+            else:
+                hand.extend(draw(st.lists(proto_text, max_size=2)))
+        elif field == "auction":
+            for _ in range(draw(st.integers(1, 3))):
+                message.auction.add(seat=draw(enum_number),
+                                    bid=draw(st.integers(0, 2 ** 32 - 1)))
+        elif field == "no contract":
+            message.ClearField("contract")
+        else:
+            setattr(message, field, draw(proto_text))
+    return view_pb2.View.FromString(message.SerializeToString())
+
+
+@fuzz_settings(60)
+@given(message=proto_views())
+def test_grpc_count_deals_conversion(message):
+    request = view_pb2.CountDealsRequest.FromString(
+        view_pb2.CountDealsRequest(view=message).SerializeToString())
+
+    def count_deals_call() -> Any:
+        view = View(convert.view_to_json(request.view))
+        return convert.count_deals_to_proto(count_deals(view), tile_probabilities(view),
+                                            view.to_move, view.side)
+
+    answer = within_contract(count_deals_call)
+    if isinstance(answer, PositionError):
+        assert convert.view_field_path(answer.field).startswith("view")
+    else:
+        assert answer.count >= 1
+
+
+uint32 = st.integers(0, 2 ** 32 - 1)
+
+
+@st.composite
+def hint_requests(draw: Callable) -> hint_pb2.HintRequest:
+    request = hint_pb2.HintRequest(
+        view=draw(proto_views()), deals=draw(st.integers(0, 4)), objective=draw(enum_number),
+        adaptive=draw(st.booleans()), max_deals=draw(st.one_of(st.integers(0, 9), uint32)),
+        examples=draw(st.one_of(st.integers(0, 3), uint32)))
+    if draw(st.booleans()):
+        request.enumerate_limit = draw(st.integers(0, 50))
+    if draw(st.booleans()):
+        request.seed = draw(st.integers(-2 ** 63, 2 ** 63 - 1))
+    return hint_pb2.HintRequest.FromString(request.SerializeToString())
+
+
+@fuzz_settings(60)
+@given(request=hint_requests())
+def test_grpc_hint_conversion(request):
+    answer = within_contract(lambda: hint_convert.hint_to_proto(hint(
+        convert.view_to_json(request.view), token=bounded_token(), threads=1,
+        **hint_convert.hint_options(request))))
+    if isinstance(answer, PositionError):
+        path = hint_convert.hint_field_path(answer.field)
+        assert path.startswith("view") or path in hint_convert.OPTION_FIELDS, path
+    elif not isinstance(answer, Exception):
+        assert answer.moves and answer.best
+
+
+@st.composite
+def bid_requests(draw: Callable) -> bid_pb.BidAdviceRequest:
+    """A BidAdvice request: a case hand with some fields drawn (enums out of range too)."""
+    doc = draw(st.sampled_from(BID_REQUESTS))
+    hand = list(doc.get("hand") or doc["hands"][doc["seat"]])
+    for _ in range(draw(st.integers(0, 2))):
+        if hand and draw(st.booleans()):
+            hand[draw(st.integers(0, len(hand) - 1))] = draw(proto_text)
+        else:
+            hand.append(draw(proto_text))
+    request = bid_pb.BidAdviceRequest(
+        hand=hand, seat=draw(st.one_of(st.sampled_from([1, 2, 3, 4]), enum_number)),
+        game=draw(st.one_of(st.sampled_from([0, 1, 2]), enum_number)),
+        players=draw(st.one_of(st.integers(0, 5), uint32)),
+        doubles=draw(enum_number), deals=draw(st.one_of(st.integers(0, 3),
+                                                       st.integers(MAX_DEALS + 1, 2 ** 32 - 1))),
+        adaptive=draw(st.booleans()), calibrated=draw(st.booleans()))
+    for _ in range(draw(st.integers(0, 3))):
+        request.auction.add(seat=draw(enum_number), bid=draw(st.one_of(
+            st.sampled_from([0, 30, 31, 42, 84, 4, 5, 21]), uint32)))
+    for _ in range(draw(st.integers(0, 3))):
+        request.declarations.add(declaration=draw(enum_number), kind=draw(enum_number))
+    if draw(st.booleans()):
+        request.seed = draw(st.integers(0, 2 ** 64 - 1))
+    if draw(st.booleans()):
+        request.threshold = draw(st.floats())
+    return bid_pb.BidAdviceRequest.FromString(request.SerializeToString())
+
+
+@fuzz_settings(60)
+@given(request=bid_requests())
+def test_grpc_bid_advice_conversion(request):
+    answer = within_contract(lambda: bid_convert.advice_to_proto(advise(
+        **bid_convert.request_to_kwargs(request), token=bounded_token(), threads=1)))
+    if isinstance(answer, PositionError):
+        assert bid_convert.bid_field_path(answer.field)
+    elif not isinstance(answer, Exception):
+        assert len(answer.hand) == 7 and answer.declarations
 
 
 # ------------------------------------------------------- the CLI, for real
