@@ -20,7 +20,7 @@ import time
 import pytest
 
 from solver import Position
-from solver.bots import RuleBot, Table
+from solver.bots import RuleBot, seat_view
 from solver.hint import hint
 
 from deals import deals_42
@@ -36,8 +36,8 @@ def views_at(trick: int) -> list[dict]:
     for p in DEALS:
         per_trick = len(p.active_seats)
         while len(p.plays) < per_trick * (trick - 1):
-            p = p.with_plays(list(p.plays) + [bot.choose(Table(p))])
-        out.append(Table(p).view_json())
+            p = p.with_plays(list(p.plays) + [bot.choose(seat_view(p))])
+        out.append(seat_view(p).to_json())
     return out
 
 

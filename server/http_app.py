@@ -83,6 +83,15 @@ class _Aborted(Exception):
         super().__init__(error.message)
         self.error, self.code = error, code
 
+    def __reduce__(self):
+        # A ConnectError does not pickle (its code is not in its args): rebuilt from its parts.
+        e, rest = self.error, {k: v for k, v in vars(self).items() if k not in ("error", "code")}
+        return _Aborted._rebuild, (e.code, e.message, tuple(e.details), self.code), rest
+
+    @classmethod
+    def _rebuild(cls, connect_code, message, details, code) -> "_Aborted":
+        return cls(ConnectError(connect_code, message, details), code)
+
 
 class ConnectContext:
     """What `HintServicer` needs of a `grpc.aio.ServicerContext`, over a Connect request.

@@ -53,6 +53,10 @@ class BadRequest(Exception):
         super().__init__(f"{field}: {reason}")
         self.field, self.reason, self.code = field, reason, code
 
+    def __reduce__(self):
+        # Rebuilt from its fields (the default passes the message alone to __init__).
+        return type(self), (self.field, self.reason, self.code), self.__dict__
+
 
 #: Positions with at most this many tricks left (the one being played included) are solved
 #: on the event loop's thread: searching one takes less than handing the job to a worker

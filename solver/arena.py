@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import pickle
 import random
 import sys
 import time
@@ -31,13 +32,27 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from . import tiles as T
-from .bots import BOT_NAMES, Table, make_bot
-from .errors import PositionError
+from .bots import BOT_NAMES, make_bot, seat_view
+from .errors import PositionError, quoted
+from .hint import default_threads
 from .jsondoc import json_object
 from .position import SEATS, Position
 from .stats import McNemar, MeanEstimate, mcnemar, mean_of, wilson_interval
 
 BID = 30
+
+#: Bounds of the arguments of a run (and of a pair spec of `t42 batch arena`), checked
+#: before any game is played. A pair of rule bots takes milliseconds and one of hint bots
+#: of 100 deals seconds; 100,000 pairs is 50 times the benchmark's run, and their records
+#: (kept for the statistics) a few hundred MB.
+MAX_PAIRS = 100_000
+#: Deals per hint of the hint bot: the bound of bid advice (`solver.bidding.MAX_DEALS`).
+MAX_HINT_DEALS = 100_000
+#: Seeds and pair indices are below 2**63.
+MAX_SEED = 2 ** 63 - 1
+#: More worker processes than this is refused as a mistake; fewer are clamped to the
+#: cores and the pairs (`worker_count`).
+MAX_WORKERS = 1024
 
 
 def deal_for_pair(pair: int, seed: int) -> Position:
@@ -82,12 +97,16 @@ class HandRecord:
 
 
 def play_hand(start: Position, ns, ew) -> Position:
-    """Play a hand to the end, each seat's tile chosen by its side's bot."""
+    """Play a hand to the end, each seat's tile chosen by its side's bot.
+
+    A bot is handed the seat's `View` only (`solver.bots.seat_view`); the one
+    that declares ``sees_deal`` (cheat) is handed the position itself.
+    """
     plays: list[int] = list(start.plays)
     p = start
     while not p.is_complete:
         bot = ns if p.to_move_index in (0, 2) else ew
-        plays.append(bot.choose(Table(p)))
+        plays.append(bot.choose(p if getattr(bot, "sees_deal", False) else seat_view(p)))
         p = start.with_plays(plays)
     return p
 
@@ -122,7 +141,7 @@ def pair_from_json(data: Any) -> tuple[int, int, str, str, int]:
         if key not in PAIR_FIELDS:
             raise PositionError(str(key), "unknown field of a pair spec", "UNKNOWN_FIELD")
 
-    def count(name: str, default: int | None, least: int) -> int:
+    def count(name: str, default: int | None, least: int, most: int) -> int:
         value = spec.get(name, default)
         if value is None:
             raise PositionError(name, "required", "MISSING_FIELD")
@@ -130,9 +149,12 @@ def pair_from_json(data: Any) -> tuple[int, int, str, str, int]:
             raise PositionError(name, "must be an integer", "INVALID_TYPE")
         if value < least:
             raise PositionError(name, f"must be at least {least}", "OUT_OF_RANGE")
+        if value > most:
+            raise PositionError(name, f"must be at most {most}", "OUT_OF_RANGE")
         return value
 
-    pair, seed, hint_deals = count("pair", None, 0), count("seed", 0, 0), count("hint_deals", 100, 1)
+    pair, seed = count("pair", None, 0, MAX_SEED), count("seed", 0, 0, MAX_SEED)
+    hint_deals = count("hint_deals", 100, 1, MAX_HINT_DEALS)
     bots = spec.get("bots")
     if bots is None:
         raise PositionError("bots", "required (two bot names)", "MISSING_FIELD")
@@ -146,7 +168,51 @@ def pair_from_json(data: Any) -> tuple[int, int, str, str, int]:
 
 
 def _pair_job(job: tuple) -> list[HandRecord]:
-    return play_pair(*job)
+    try:
+        return play_pair(*job)
+    except Exception as exc:
+        # The error goes back to the parent by pickle; one that cannot be rebuilt there
+        # would stop the pool's result thread and leave the run waiting for good.
+        try:
+            pickle.loads(pickle.dumps(exc))
+        except Exception:
+            raise RuntimeError(f"{type(exc).__name__}: {exc}") from None
+        raise
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    return default_threads()
+
+
+def worker_count(workers: int, pairs: int) -> int:
+    """The processes a run of ``pairs`` pairs uses when asked for ``workers``: no more
+    than the cores (the work is CPU-bound) nor than the pairs. 1: played in this process."""
+    return max(1, min(workers, cores(), pairs))
+
+
+def check_run(a: str, b: str, pairs: int, seed: int, hint_deals: int, workers: int,
+              first_pair: int) -> None:
+    """Raise `PositionError` (field: the argument's name) for a run's bad argument."""
+    for field, name in (("a", a), ("b", b)):
+        if name not in BOT_NAMES:
+            raise PositionError(field, f"unknown bot (one of {', '.join(BOT_NAMES)})",
+                                "INVALID_VALUE")
+    for field, value, least, most in (("pairs", pairs, 1, MAX_PAIRS),
+                                      ("seed", seed, 0, MAX_SEED),
+                                      ("hint_deals", hint_deals, 1, MAX_HINT_DEALS),
+                                      ("workers", workers, 1, MAX_WORKERS),
+                                      ("first_pair", first_pair, 0, MAX_SEED - MAX_PAIRS)):
+        if type(value) is not int:
+            raise PositionError(field, f"must be a whole number, not {quoted(value)}",
+                                "INVALID_TYPE")
+        if not least <= value <= most:
+            raise PositionError(field, f"must be {least}..{most}, not {quoted(value)}",
+                                "OUT_OF_RANGE")
+
+
+def _process_pool(workers: int):
+    return multiprocessing.get_context("fork").Pool(workers)
 
 
 def run_arena(a: str, b: str, pairs: int, seed: int = 0, *, hint_deals: int = 100,
@@ -155,24 +221,29 @@ def run_arena(a: str, b: str, pairs: int, seed: int = 0, *, hint_deals: int = 10
               sink: Callable[[list[HandRecord]], None] | None = None) -> list[HandRecord]:
     """Play ``pairs`` duplicate pairs of A against B; the records, by pair then game.
 
-    ``workers`` > 1 plays pairs in that many processes (each pair is seeded
-    by its index, so the records do not depend on the number of workers).
-    ``sink`` receives each pair's records as soon as it is played (to save
-    a long run as it goes).
+    ``workers`` > 1 plays pairs in up to that many processes, no more than the
+    cores nor than the pairs (`worker_count`; each pair is seeded by its index,
+    so the records do not depend on the number of workers). ``sink`` receives
+    each pair's records as soon as it is played (to save a long run as it goes).
+
+    Raises `PositionError` for an argument out of range (`check_run`: 1..100,000
+    pairs, 1..100,000 hint deals, 1..1024 workers, seeds 0..2**63-1) before any
+    game is played. Jobs are made as the workers take them, not listed first.
     """
-    jobs = [(i, seed, a, b, hint_deals) for i in range(first_pair, first_pair + pairs)]
+    check_run(a, b, pairs, seed, hint_deals, workers, first_pair)
+    jobs = ((i, seed, a, b, hint_deals) for i in range(first_pair, first_pair + pairs))
     out: list[HandRecord] = []
-    if workers <= 1:
+    n = worker_count(workers, pairs)
+    if n == 1:
         for k, job in enumerate(jobs):
-            recs = _pair_job(job)
+            recs = play_pair(*job)
             out.extend(recs)
             if sink:
                 sink(recs)
             if progress:
                 progress(k + 1, pairs)
     else:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(workers) as pool:
+        with _process_pool(n) as pool:
             for k, recs in enumerate(pool.imap_unordered(_pair_job, jobs)):
                 out.extend(recs)
                 if sink:

@@ -1,8 +1,9 @@
 """Players for the arena: each picks a tile for the seat to move.
 
-A bot sees a `Table`: the true deal (a `Position` with the plays so far)
-and the seat it plays. Every bot but ``cheat`` reads only what that seat
-may know: its own hand, the contract and the plays (``table.view_json()``).
+Every bot but ``cheat`` is handed the seat's `View` (`seat_view`): its own
+hand, the contract and the plays, parsed as any SPEC view is. That object
+holds nothing of the other hands, so a bot cannot peek even by mistake.
+``cheat`` alone (``sees_deal = True``) is handed the true deal, a `Position`.
 
 * ``random``: a uniformly random legal tile.
 * ``rule``: a casual player's heuristic (see `RuleBot`).
@@ -13,59 +14,52 @@ may know: its own hand, the contract and the plays (``table.view_json()``).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, Union
 
 from . import tiles as T
 from .hint import hint
 from .position import SEATS, Position
 from .rules import LEAD, TRUMP
 from .solve import DealSolver
+from .view import View
 
 
-@dataclass
-class Table:
-    """The state of a hand being played: the true deal and plays so far."""
-
-    position: Position
-
-    @property
-    def seat(self) -> int:
-        seat = self.position.to_move_index
-        assert seat is not None
-        return seat
-
-    def legal(self) -> list[int]:
-        return self.position.legal_tiles()
-
-    def view_json(self) -> dict:
-        """What the seat to move knows, as a SPEC view."""
-        p = self.position
-        out = {"seat": SEATS[self.seat], "hands": {SEATS[self.seat]: [T.name_of(t) for t in
-                                                                     p.hands[self.seat]]},
-               "contract": p.contract.to_json(), "plays": [T.name_of(t) for t in p.plays]}
-        if p.game == "moon":
-            out["game"] = "moon"
-            out["players"] = len(p.hands)
-        return out
+def seat_view(position: Position) -> View:
+    """What the seat to move knows of ``position``: a `View` built from the SPEC view JSON
+    (its hand, the contract, the plays), which holds no reference to the deal."""
+    seat = position.to_move_index
+    if seat is None:
+        raise ValueError("the hand is over: no seat is to move")
+    data: dict = {"seat": SEATS[seat],
+                  "hands": {SEATS[seat]: [T.name_of(t) for t in position.hands[seat]]},
+                  "contract": position.contract.to_json(),
+                  "plays": [T.name_of(t) for t in position.plays]}
+    if position.game == "moon":
+        data["game"] = "moon"
+        data["players"] = len(position.hands)
+    return View(data)
 
 
 class Bot(Protocol):
     name: str
+    #: True for a bot handed the true deal (a `Position`: cheat only); the others are
+    #: handed the seat's `View`.
+    sees_deal: bool
 
-    def choose(self, table: Table) -> int: ...
+    def choose(self, seen: Union[View, Position]) -> int: ...
 
 
 class RandomBot:
     """A uniformly random legal tile."""
 
     name = "random"
+    sees_deal = False
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, table: Table) -> int:
-        return self.rng.choice(table.legal())
+    def choose(self, view: View) -> int:
+        return self.rng.choice(view.legal_tiles())
 
 
 class RuleBot:
@@ -86,12 +80,13 @@ class RuleBot:
     """
 
     name = "rule"
+    sees_deal = False
 
-    def choose(self, table: Table) -> int:
-        p = table.position
+    def choose(self, view: View) -> int:
+        p = view
         rules = p.rules
-        seat = table.seat
-        legal = table.legal()
+        seat = p.seat
+        legal = p.legal_tiles()
         if len(legal) == 1:
             return legal[0]
         trick = list(p.trick)
@@ -136,18 +131,19 @@ class RuleBot:
 class HintBot:
     """Plays the hint's best move (objective make) over ``deals`` deals from its own view."""
 
+    sees_deal = False
+
     def __init__(self, deals: int = 100, seed: int = 0, threads: int = 1) -> None:
         self.name = f"hint{deals}" if deals != 100 else "hint"
         self.deals = deals
         self.rng = random.Random(seed)
         self.threads = threads
 
-    def choose(self, table: Table) -> int:
-        legal = table.legal()
+    def choose(self, view: View) -> int:
+        legal = view.legal_tiles()
         if len(legal) == 1:
             return legal[0]
-        h = hint(table.view_json(), deals=self.deals, seed=self.rng.randrange(2 ** 31),
-                 threads=self.threads)
+        h = hint(view, deals=self.deals, seed=self.rng.randrange(2 ** 31), threads=self.threads)
         return T.parse_tile(h.best[0], "best")
 
 
@@ -155,13 +151,14 @@ class CheatBot:
     """The double-dummy best move on the true deal (ties: the core's move order)."""
 
     name = "cheat"
+    sees_deal = True
 
     def __init__(self) -> None:
         self.solver: DealSolver | None = None
 
-    def choose(self, table: Table) -> int:
-        p = table.position
-        legal = table.legal()
+    def choose(self, position: Position) -> int:
+        p = position
+        legal = p.legal_tiles()
         if len(legal) == 1:
             return legal[0]
         if self.solver is None or self.solver.position.hands != p.hands or \
@@ -170,7 +167,7 @@ class CheatBot:
         else:
             self.solver.load(p)
         scored = self.solver.child_values()
-        sign = 1 if p.maximizer[table.seat] else -1
+        sign = 1 if p.maximizer[p.to_move_index] else -1
         return max(scored, key=lambda tv: sign * tv[1])[0]
 
 

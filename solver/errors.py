@@ -90,6 +90,11 @@ class PositionError(ValueError):
         self.reason = reason
         self.code = code
 
+    def __reduce__(self):
+        # The default rebuilds from ``args`` (the message alone), which this __init__ does
+        # not take: an error raised in a worker process could not be rebuilt in the parent.
+        return type(self), (self.field, self.reason, self.code), self.__dict__
+
     def to_json(self) -> dict:
         return {"field": self.field, "reason": self.reason, "code": self.code}
 
@@ -109,3 +114,7 @@ class ArgumentError(ValueError):
         super().__init__(f"{argument}: {reason}")
         self.argument = argument
         self.reason = reason
+
+    def __reduce__(self):
+        # As PositionError: rebuilt from its fields, not from the message.
+        return type(self), (self.argument, self.reason), self.__dict__

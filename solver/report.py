@@ -108,7 +108,7 @@ class ReportLineError(PositionError):
         self.line = line
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
-        return type(self), (self.line, self.field, self.reason, self.code)
+        return type(self), (self.line, self.field, self.reason, self.code), self.__dict__
 
 
 #: What a report line names itself in errors about the line as a whole.

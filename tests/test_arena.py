@@ -16,7 +16,7 @@ import pytest
 from solver import Position, solve
 from solver.arena import (HandRecord, deal_for_pair, gap_share, longest_suit, run_arena,
                           summarize)
-from solver.bots import CheatBot, RuleBot, Table
+from solver.bots import CheatBot, RuleBot, seat_view
 from solver.position import SEATS
 from solver.rules import TRUMP
 from solver.stats import mcnemar, mean_of, t_quantile_975, wilson_interval
@@ -95,7 +95,7 @@ def test_rule_bot_follows_its_documented_rules(rule_vs_random):
             if (r.ns if seat in (0, 2) else r.ew) != "rule" or len(p.legal_tiles()) == 1:
                 continue
             tile, legal = _idx(tile_name), p.legal_tiles()
-            assert RuleBot().choose(Table(p)) == tile
+            assert RuleBot().choose(seat_view(p)) == tile
             if not p.trick:
                 played = set(p.plays)
                 out = [t for t in range(28) if rules.lead_suit[t] == TRUMP and t not in played]
@@ -134,7 +134,7 @@ def test_cheat_plays_double_dummy_best_moves():
         if p.to_move_index in (0, 2):
             solved = solve(p, with_line=False)
             assert solved.moves[r.plays[i]] == solved.value
-            assert CheatBot().choose(Table(p)) == _idx(r.plays[i])
+            assert CheatBot().choose(p) == _idx(r.plays[i])
 
 
 def test_a_small_hint_run_is_legal_and_summarised():

@@ -46,6 +46,10 @@ class BatchInterrupted(Exception):
         super().__init__(message)
         self.signum = signum
 
+    def __reduce__(self):
+        # Rebuilt from the message and the signal (the default passes the message alone).
+        return type(self), (str(self), self.signum), self.__dict__
+
 
 @dataclass
 class Summary:

@@ -7,8 +7,10 @@ import json
 import sys
 from typing import Callable
 
-from ..arena import ArenaStats, pair_from_json, play_pair, run_arena, stderr_progress, summarize
+from ..arena import (MAX_HINT_DEALS, MAX_PAIRS, MAX_WORKERS, ArenaStats, check_run,
+                     pair_from_json, play_pair, run_arena, stderr_progress, summarize)
 from ..bots import BOT_NAMES
+from ..errors import PositionError, quoted
 from ..hint import default_threads
 from .common import guarded
 
@@ -22,12 +24,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "and McNemar's test.")
     p.add_argument("a", choices=BOT_NAMES, help="first bot")
     p.add_argument("b", choices=BOT_NAMES, help="second bot")
-    p.add_argument("--pairs", type=int, default=50, help="duplicate pairs to play (default 50)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    p.add_argument("--pairs", type=int, default=50,
+                   help=f"duplicate pairs to play, 1..{MAX_PAIRS} (default 50)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals, 0..2**63-1 (default 0)")
     p.add_argument("--hint-deals", type=int, default=100,
-                   help="deals per hint of the hint bot (default 100)")
+                   help=f"deals per hint of the hint bot, 1..{MAX_HINT_DEALS} (default 100)")
     p.add_argument("--workers", type=int, default=default_threads(),
-                   help="processes playing pairs in parallel (default: one per core)")
+                   help=f"processes playing pairs in parallel, 1..{MAX_WORKERS}; no more are "
+                        "started than there are cores or pairs (default: one per core)")
     p.add_argument("--records", metavar="FILE",
                    help="write every hand played (JSON Lines) to FILE as it is played")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
@@ -65,18 +69,35 @@ def arena_record(data) -> tuple[dict, Callable[[], str]]:
         f"{'made' if g.made else 'set'}" for g in games)
 
 
+def _refuse(message: str) -> int:
+    print(f"t42: error: {message}", file=sys.stderr)
+    return 2
+
+
 @guarded
 def run_arena_cmd(args: argparse.Namespace) -> int:
-    if args.pairs < 1:
-        print("t42: error: --pairs: must be at least 1", file=sys.stderr)
-        return 2
-    out = open(args.records, "w", encoding="utf-8") if args.records else None
+    # Every option is checked, and the records file opened, before any game is played.
+    try:
+        check_run(args.a, args.b, args.pairs, args.seed, args.hint_deals, args.workers, 0)
+    except PositionError as exc:
+        return _refuse(f"--{exc.field.replace('_', '-')}: {exc.reason}")
+    out = None
+    if args.records:
+        try:
+            out = open(args.records, "w", encoding="utf-8")
+        except (OSError, ValueError) as exc:     # ValueError: a NUL in the path
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return _refuse(f"--records: cannot write {quoted(args.records)}: {reason}")
 
     def sink(records):
         if out:
-            for r in records:
-                out.write(json.dumps(r.to_json()) + "\n")
-            out.flush()
+            try:
+                for r in records:
+                    out.write(json.dumps(r.to_json()) + "\n")
+                out.flush()
+            except OSError as exc:       # a full disk: the run stops, the error is one line
+                raise PositionError("--records", f"cannot write {quoted(args.records)}: "
+                                    f"{exc.strerror or exc}", "WRITE_FAILED") from None
 
     try:
         progress = None if args.no_progress else stderr_progress(f"{args.a} vs {args.b}")
@@ -84,7 +105,10 @@ def run_arena_cmd(args: argparse.Namespace) -> int:
                             workers=args.workers, progress=progress, sink=sink)
     finally:
         if out:
-            out.close()
+            try:
+                out.close()
+            except OSError:
+                pass              # its error is the one raised above
     stats = summarize(records, args.a, args.b)
     print(json.dumps(stats.to_json()) if args.json else format_stats(stats))
     return 0
