@@ -336,3 +336,43 @@ def test_batch_refuses_a_scheduler_address_it_cannot_parse(tmp_path):
                               "--scheduler", "foo://host:1"))
     assert line.startswith("t42: error: --scheduler 'foo://host:1': unknown address scheme "
                            "'foo'")
+
+
+@needs_batch
+@pytest.mark.parametrize("option, value, message", [
+    ("--workers", str(2 ** 63), "--workers: must be 1..1,024, not 9223372036854775808"),
+    ("--workers", "0", "--workers: must be 1..1,024, not 0"),
+    ("--in-flight", str(10 ** 12), "--in-flight: must be 1..10,000, not 1000000000000"),
+    ("--chunk-size", str(10 ** 9), "--chunk-size: must be 1..1,000,000, not 1000000000"),
+    ("--retries", "-1", "--retries: must be 0..100, not -1"),
+])
+def test_batch_refuses_counts_past_their_range_before_any_process(tmp_path, option, value,
+                                                                    message):
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(GOOD + b"\n")
+    out = tmp_path / "out"
+    line = one_error_line(t42("batch", "solve", str(source), "-o", str(out), option, value))
+    assert line == f"t42: error: {message}"
+    assert not out.exists()   # refused before the run started anything
+
+
+def test_batch_local_cluster_never_starts_more_workers_than_cores(monkeypatch):
+    pytest.importorskip("distributed")
+    import distributed
+
+    from solver.batch import run
+
+    started = []
+
+    class Cluster:   # stands in for Dask's: records the workers asked for, starts none
+        def __init__(self, n_workers, **kwargs):
+            started.append(n_workers)
+            raise RuntimeError("stop here")
+
+    monkeypatch.setattr(distributed, "LocalCluster", Cluster)
+    cores = len(os.sched_getaffinity(0))
+    for asked, expected in ((1024, cores), (1, 1), (None, cores)):
+        with pytest.raises(RuntimeError, match="stop here"):
+            with run._client(None, asked):
+                pass
+        assert started.pop() == expected

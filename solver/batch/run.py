@@ -324,7 +324,9 @@ def _client(scheduler: str | None, workers: int | None,
             with _connect(Client, scheduler, connect_timeout) as client:
                 yield client
             return
-        n = workers or len(os.sched_getaffinity(0))
+        # The work is CPU-bound: more worker processes than cores only cost memory.
+        cores = len(os.sched_getaffinity(0))
+        n = min(workers, cores) if workers else cores
         # Ctrl-C on a terminal reaches the whole process group: the workers
         # started now ignore it and the client stops them in order.
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)

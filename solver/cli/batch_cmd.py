@@ -94,11 +94,18 @@ class _UsageError(Exception):
     pass
 
 
-def _positive(args: argparse.Namespace, *names: str) -> None:
-    for name in names:
+#: The range of each count option: a count past these asks for more processes, memory
+#: or retries than any run needs (a chunk of a million lines is already hours of work).
+COUNT_RANGES = {"workers": (1, 1024), "chunk_size": (1, 1_000_000), "in_flight": (1, 10_000),
+                "retries": (0, 100)}
+
+
+def _check_counts(args: argparse.Namespace) -> None:
+    for name, (low, high) in COUNT_RANGES.items():
         value = getattr(args, name)
-        if value is not None and value < (0 if name == "retries" else 1):
-            raise _UsageError(f"--{name.replace('_', '-')} must be positive")
+        if value is not None and not low <= value <= high:
+            raise _UsageError(f"--{name.replace('_', '-')}: must be {low}..{high:,}, not "
+                              f"{quoted(value)}")
 
 
 class _Terminated(KeyboardInterrupt):
@@ -127,7 +134,7 @@ def run_batch_command(args: argparse.Namespace) -> int:
     from ..batch.store import BatchError
 
     try:
-        _positive(args, "workers", "chunk_size", "in_flight", "retries")
+        _check_counts(args)
         options = _job_options(args)
     except _UsageError as exc:
         print(f"t42: error: {exc}", file=sys.stderr)
