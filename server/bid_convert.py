@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from solver.bidding import BidAdvice, BidChance, DeclarationAdvice
+from solver.deals import check_deal_count
 from solver.errors import PositionError
 from texas42.v1 import bidding_pb2 as bid_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
@@ -38,6 +39,18 @@ def _declaration_name(choice: bid_pb.BidDeclaration, index: int) -> str:
     return DECLARATIONS[choice.declaration]
 
 
+def _call(call: hand_pb.AuctionCall, index: int) -> Any:
+    """An auction call as `advise` takes it: its bid (or ``"pass"``), with its seat when
+    the call names one (`advise` checks that the seat plays)."""
+    bid = call.bid or "pass"
+    if call.seat == pb.SEAT_UNSPECIFIED:
+        return bid
+    if call.seat not in SEAT_OF_ENUM:
+        raise PositionError(f"auction[{index}].seat", f"unknown seat value {call.seat}",
+                            "UNKNOWN_SEAT")
+    return {"seat": SEAT_OF_ENUM[call.seat], "bid": bid}
+
+
 def request_to_kwargs(request: bid_pb.BidAdviceRequest) -> dict[str, Any]:
     """The `advise` keyword arguments of a request (unset fields: the defaults)."""
     if request.seat not in SEAT_OF_ENUM:
@@ -50,14 +63,15 @@ def request_to_kwargs(request: bid_pb.BidAdviceRequest) -> dict[str, Any]:
     if request.players:
         kwargs["players"] = request.players
     if request.auction:
-        kwargs["auction"] = [call.bid or "pass" for call in request.auction]
+        kwargs["auction"] = [_call(call, i) for i, call in enumerate(request.auction)]
     if request.doubles:
         if request.doubles not in DOUBLES:
             raise PositionError("doubles", f"unknown doubles value {request.doubles}",
                                 "INVALID_OPTION")
         kwargs["doubles"] = DOUBLES[request.doubles]
     if request.deals:
-        kwargs["deals"] = request.deals
+        # Checked here too (as `advise` does): refused before the call waits for a worker.
+        kwargs["deals"] = check_deal_count("deals", request.deals)
     if request.HasField("seed"):
         kwargs["seed"] = request.seed
     if request.HasField("threshold"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.hint import DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, Hint
+from solver.hint import DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, Hint, check_options
 from texas42.v1 import hint_pb2
 
 from . import convert
@@ -19,8 +19,13 @@ OPTION_FIELDS = ("deals", "enumerate_limit", "objective", "seed", "max_deals", "
 
 
 def hint_options(request: hint_pb2.HintRequest) -> dict[str, Any]:
-    """Keyword arguments of `solver.hint.hint` (the view aside) from the request."""
-    return {
+    """Keyword arguments of `solver.hint.hint` (the view aside) from the request.
+
+    The counts are checked here (`solver.hint.check_options`: ``deals=2**32-1``
+    is a `PositionError` naming ``deals``), so that the service refuses them
+    before the call waits for a worker.
+    """
+    options = {
         "deals": request.deals or DEFAULT_DEALS,
         "enumerate_limit": request.enumerate_limit if request.HasField("enumerate_limit")
         else DEFAULT_ENUMERATION_LIMIT,
@@ -31,6 +36,9 @@ def hint_options(request: hint_pb2.HintRequest) -> dict[str, Any]:
         "max_deals": request.max_deals or None,
         "examples": request.examples,
     }
+    check_options(deals=options["deals"], enumerate_limit=options["enumerate_limit"],
+                  max_deals=options["max_deals"], examples=options["examples"])
+    return options
 
 
 def hint_field_path(json_field: str) -> str:

@@ -189,13 +189,19 @@ class HintServicer(service_grpc.HintServiceServicer):
 
         from . import bid_convert
 
-        def work(token: CancelToken) -> bid_pb.BidAdvice:
-            # One thread: the pool already runs as many calls at once as there are cores.
-            advice = advise(**bid_convert.request_to_kwargs(request), token=token, threads=1)
-            return bid_convert.advice_to_proto(advice)
+        async def body(token: CancelToken) -> bid_pb.BidAdvice:
+            # The request is read (its counts checked) here, so that a bad one is refused
+            # at once, without waiting for a worker; `advise` checks the rest.
+            kwargs = self.pool.check(lambda: bid_convert.request_to_kwargs(request))
 
-        advice = await self._solve_call(context, lambda token: self._run(work, token),
-                                        field_path=bid_convert.bid_field_path)
+            def work(token: CancelToken) -> bid_pb.BidAdvice:
+                # One thread: the pool already runs as many calls at once as there are cores.
+                advice = advise(**kwargs, token=token, threads=1)
+                return bid_convert.advice_to_proto(advice)
+
+            return await self._run(work, token)
+
+        advice = await self._solve_call(context, body, field_path=bid_convert.bid_field_path)
         return bid_pb.BidAdviceResponse(advice=advice)
 
     # ------------------------------------------------------- shared machinery
@@ -262,11 +268,17 @@ class HintServicer(service_grpc.HintServiceServicer):
     async def Hint(self, request: hint_pb2.HintRequest,
                    context: grpc.aio.ServicerContext) -> hint_pb2.HintResponse:
         """Every legal move of the viewer scored over the deals consistent with its view."""
-        def work(token: CancelToken) -> hint_pb2.HintResponse:
-            # One thread: the pool already runs as many calls at once as there are cores.
-            result = hint(convert.view_to_json(request.view), token=token, threads=1,
-                          **hint_convert.hint_options(request))
-            return hint_convert.hint_to_proto(result)
+        async def body(token: CancelToken) -> hint_pb2.HintResponse:
+            # The options are checked here (deals=2**32-1 is refused at once, without
+            # waiting for a worker); the view on the worker, by `hint`.
+            options = self.pool.check(lambda: hint_convert.hint_options(request))
 
-        return await self._solve_call(context, lambda token: self._run(work, token),
-                                      field_path=hint_convert.hint_field_path)
+            def work(token: CancelToken) -> hint_pb2.HintResponse:
+                # One thread: the pool already runs as many calls at once as there are cores.
+                result = hint(convert.view_to_json(request.view), token=token, threads=1,
+                              **options)
+                return hint_convert.hint_to_proto(result)
+
+            return await self._run(work, token)
+
+        return await self._solve_call(context, body, field_path=hint_convert.hint_field_path)

@@ -50,7 +50,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from . import tiles as T
 from ._core import Aborted, CancelToken, Engine
 from .dealer import Dealer
-from .errors import PositionError, SearchCancelled
+from .deals import MAX_DEALS, check_deal_count, check_seconds, token_stopped
+from .errors import PositionError, SearchCancelled, quoted
 from .jsondoc import json_object
 from .position import DOUBLES_NEEDED, MOON3_SET, MOON_BIDS, SEAT_INDEX, SEATS, Position, partner
 from .rules import DOUBLES_OPTIONS, PIP_NAMES, parse_declaration
@@ -74,7 +75,9 @@ MAX_MARKS = 7
 #: Highest opening bid in marks; later bids go at most one mark over the highest.
 OPENING_MARKS = 2
 DEFAULT_DEALS = 200
-MAX_DEALS = 100_000
+#: Deals dealt at a time: the cancel token is looked at between two such batches, so a
+#: call stopped while it deals stops within one (dealing takes no search's poll).
+DEAL_BATCH = 256
 DEFAULT_THRESHOLD = 0.75
 #: Deals added per round by adaptive advice.
 ADAPTIVE_BATCH = 50
@@ -383,7 +386,7 @@ def _is_int(value: object) -> bool:
 
 def _check_bid(bid: object, game: str, where: str) -> int:
     if not _is_int(bid):
-        raise PositionError(where, f"a bid is a whole number or \"pass\", not {bid!r}",
+        raise PositionError(where, f"a bid is a whole number or \"pass\", not {quoted(bid)}",
                             "INVALID_TYPE")
     assert isinstance(bid, int)
     if game == "moon":
@@ -638,6 +641,18 @@ def deal_others(rng: random.Random, setup: _Setup) -> tuple[list[int], int | Non
     return hands, deal.widow
 
 
+def _deal_batch(rng: random.Random, setup: _Setup, n: int, token: CancelToken | None
+                ) -> list[tuple[list[int], int | None]]:
+    """``n`` deals of `deal_others` in a row, `DEAL_BATCH` at a time, the token looked at
+    before each batch (`SearchCancelled` once it has stopped)."""
+    out: list[tuple[list[int], int | None]] = []
+    while len(out) < n:
+        if token_stopped(token):
+            raise SearchCancelled("bid advice stopped before it finished")
+        out += [deal_others(rng, setup) for _ in range(min(DEAL_BATCH, n - len(out)))]
+    return out
+
+
 def _template(setup: _Setup) -> dict[int, tuple[int, ...]]:
     """Some deal of the other tiles (in tile order), to build each declaration's tables."""
     rest = setup.unseen
@@ -662,8 +677,8 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     (default: every declaration of the game, plunge and splash when the hand
     qualifies). ``deals`` deals from ``seed`` (a fresh one, reported, when
     None); ``adaptive`` deals in rounds of 50 and stops once the
-    recommendation is settled (see `settled`). ``deadline`` (seconds) or
-    ``token`` stop the searches (`SearchCancelled`). ``calibrated``: map
+    recommendation is settled (see `settled`). ``deadline`` (seconds, >= 0) or
+    ``token`` stop the dealing and the searches (`SearchCancelled`). ``calibrated``: map
     every P(make) through the package's measured calibration (double-dummy
     P(make) against hint bots playing the hand, `solver.calibration.bid_calibration`)
     and recommend by the calibrated figure (42 only: the table was measured
@@ -672,9 +687,8 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     """
     started = time.perf_counter()
     setup = _setup(hand, seat, game, players, auction, doubles, threshold, declarations)
-    if not _is_int(deals) or not 1 <= deals <= MAX_DEALS:  # type: ignore[operator]
-        raise PositionError("deals", f"must be a whole number 1..{MAX_DEALS}, not {deals!r}",
-                            "INVALID_VALUE")
+    check_deal_count("deals", deals)
+    deadline = check_seconds("timeout", deadline)
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 63)
     elif not _is_int(seed) or seed < 0:  # type: ignore[operator]
@@ -706,7 +720,7 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     target = int(deals)  # type: ignore[call-overload]
     while len(dealt) < target:
         batch = min(ADAPTIVE_BATCH if adaptive else target, target - len(dealt))
-        new = [deal_others(rng, setup) for _ in range(batch)]
+        new = _deal_batch(rng, setup, batch, token)
         results, batch_nodes = _score_deals(evaluators, new, token, threads)
         nodes += batch_nodes
         dealt += new
@@ -940,6 +954,6 @@ def request_from_json(data: Mapping[str, Any] | str) -> dict[str, Any]:
     return {"hand": hand, "seat": data["seat"], **args}
 
 
-__all__ = ["AdvisedDeal", "BidAdvice", "BidChance", "DeclarationAdvice", "Recommendation",
-           "advise", "bids_on_offer", "marks_of", "rank", "recommend", "request_from_json",
-           "settled", "wilson"]
+__all__ = ["MAX_DEALS", "AdvisedDeal", "BidAdvice", "BidChance", "DeclarationAdvice",
+           "Recommendation", "advise", "bids_on_offer", "marks_of", "rank", "recommend",
+           "request_from_json", "settled", "wilson"]

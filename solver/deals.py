@@ -9,11 +9,13 @@ the view's contract and plays.
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from typing import Any, Iterator, Mapping, Union
 
 from . import tiles as T
-from .errors import PositionError
+from .errors import PositionError, quoted
 from .position import SEATS, Position
 from .view import View
 
@@ -24,6 +26,53 @@ _BIT = tuple(1 << t for t in range(T.N_TILES))
 
 #: enumerate_deals refuses views with more consistent deals than this by default.
 DEFAULT_ENUMERATION_LIMIT = 100_000
+#: The most deals one call may draw and score: a hint's sample and an adaptive hint's
+#: budget, and bid advice's deals. It bounds a call's work and memory (a hint keeps a
+#: row of values per deal scored; more deals narrow a sample's 95% interval by little).
+MAX_DEALS = 100_000
+#: The highest enumeration limit of a hint: every consistent deal scored gives exact
+#: figures, worth twice the largest sample (the reference views reach 126,252 deals).
+MAX_ENUMERATION_LIMIT = 2 * MAX_DEALS
+
+
+def check_deal_count(name: str, value: object, low: int = 1, high: int = MAX_DEALS) -> int:
+    """``value`` when it is a whole number in ``low..high`` (a count of deals a caller asks
+    for), else `PositionError` naming ``name``; a bool is not a number."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise PositionError(name, f"must be a whole number {low}..{high}, not {quoted(value)}",
+                            "INVALID_VALUE")
+    return value
+
+
+def check_seconds(name: str, value: object) -> float | None:
+    """A time limit in seconds: None (none), or a number >= 0 (infinity: none either;
+    an integer too big for a float is one), else `PositionError` naming ``name``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise PositionError(name, f"must be a number of seconds, not {quoted(value)}",
+                            "INVALID_VALUE")
+    try:
+        seconds = float(value)
+    except OverflowError:
+        seconds = math.inf if value > 0 else -math.inf
+    if not seconds >= 0:  # NaN too
+        raise PositionError(name, f"must be a number of seconds >= 0, not {quoted(value)}",
+                            "INVALID_VALUE")
+    return seconds
+
+
+def token_stopped(token: Any) -> bool:
+    """Whether a cancel token (or None) has stopped: cancelled, or its deadline passed.
+
+    For the work between searches (drawing deals), which no search polls.
+    """
+    if token is None:
+        return False
+    if token.cancelled:
+        return True
+    deadline = token.deadline
+    return deadline is not None and time.monotonic() >= deadline
 
 
 def as_view(view: ViewLike) -> View:

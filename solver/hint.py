@@ -16,10 +16,18 @@ the leader, which every deal of a view shares, so the table is cleared
 between deals (``Engine.clear``). The threads take deals one at a time;
 from trick 5 on, where a deal's searches take microseconds, one thread does
 all.
+
+The deals are made as the threads ask for them (drawn or enumerated
+`DRAW_BATCH` at a time, never a list of them all up front), and the cancel
+token is looked at before each batch, so a hint cancelled or past its
+deadline stops within one batch even while it draws. A call samples at most
+`MAX_DEALS` deals (adaptive budget included) and enumerates at most
+`MAX_ENUMERATION_LIMIT`.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import random
@@ -31,8 +39,9 @@ from typing import Any, Mapping, Sequence, Union
 
 from . import tiles as T
 from ._core import Aborted, CancelToken, Engine
-from .deals import DealBuilder
-from .errors import PositionError, SearchCancelled
+from .deals import (MAX_DEALS, MAX_ENUMERATION_LIMIT, DealBuilder, check_deal_count,
+                    check_seconds, token_stopped)
+from .errors import PositionError, SearchCancelled, quoted
 from .position import SEATS, Position
 from .stats import Z95, mean_estimate, wilson_interval
 from .view import View
@@ -42,8 +51,11 @@ ViewLike = Union[View, Mapping[str, Any], str]
 DEFAULT_DEALS = 100
 DEFAULT_ENUMERATION_LIMIT = 1000
 OBJECTIVES = ("make", "points")
-#: adaptive hints stop at this many times ``deals`` unless told otherwise
+#: adaptive hints stop at this many times ``deals`` (at most `MAX_DEALS`) unless told otherwise
 ADAPTIVE_BUDGET_FACTOR = 10
+#: Deals drawn (or enumerated) at a time; the cancel token is looked at before each
+#: batch (drawing one deal takes ~20 us at the opening lead: a batch, ~5 ms).
+DRAW_BATCH = 256
 
 #: With this few tricks left a deal's searches take microseconds, less than
 #: handing deals to a second thread costs: one thread does all (20% less CPU
@@ -248,6 +260,10 @@ class _Tally:
         self.squares = [0] * self.n_moves
         self.makes = [0] * self.n_moves
         self.bests = [0] * self.n_moves
+        #: `_lead_is_clear`'s sums per (best, runner-up) pair of columns: the rows
+        #: folded in so far and, per criterion, [deals that differ, sum, sum of squares]
+        #: of the differences (each row is read once per pair, not once per round)
+        self.pairs: dict[tuple[int, int], list] = {}
 
     def made(self, value: int) -> bool:
         return value >= self.threshold if self.at_least else value < self.threshold
@@ -286,10 +302,6 @@ class _Ranking:
         return self.key(int(made), value)
 
 
-def _draw(view: View, n: int, rng: random.Random) -> list[list[list[int]]]:
-    return [view.completions.sample(rng) for _ in range(n)]
-
-
 def _mask_maker(view: View):
     """A function from the unseen tiles' places to the four hand masks of tiles still held."""
     viewer = T.mask_of(view.remaining)
@@ -308,6 +320,83 @@ def _mask_maker(view: View):
     return masks
 
 
+class _DealSource:
+    """The deals of one hint: drawn uniformly with ``rng``, or (``rng`` None) every
+    consistent deal in turn, made only when a scoring thread asks for one.
+
+    `batch` hands out the next ``n`` deals as a sequence that `DealScorer.score`
+    reads; they are made `DRAW_BATCH` at a time, in the order of the draws (so a
+    seed gives the same deals however many threads score them), and before each
+    batch the token is looked at: once it has stopped, the thread that asked gets
+    `Aborted`. ``places`` keeps every deal's places when examples are wanted.
+    """
+
+    def __init__(self, view: View, rng: random.Random | None, token: CancelToken | None,
+                 keep_places: bool) -> None:
+        table = view.completions
+        self._next = functools.partial(table.sample, rng) if rng is not None \
+            else table.enumerate().__next__
+        self._masks = _mask_maker(view)
+        self.token = token
+        self.first: list[list[int]] | None = None
+        self.places: list[list[list[int]]] | None = [] if keep_places else None
+        self.lock = threading.Lock()
+
+    def batch(self, n: int) -> "_Batch":
+        return _Batch(self, n)
+
+    def make(self, made: list[Masks], n: int) -> None:
+        """The next deals (at most `DRAW_BATCH`) of a batch of ``n``, onto ``made``."""
+        if token_stopped(self.token):
+            raise Aborted()
+        for _ in range(min(DRAW_BATCH, n - len(made))):
+            places = self._next()
+            if self.first is None:
+                self.first = places
+            if self.places is not None:
+                self.places.append(places)
+            made.append(self._masks(places))
+
+
+class _Batch:
+    """``n`` deals of a `_DealSource` as a sequence; each is made when first asked for."""
+
+    def __init__(self, source: _DealSource, n: int) -> None:
+        self.source = source
+        self.n = n
+        self._made: list[Masks] = []
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> Masks:
+        made = self._made
+        if i >= len(made):      # the list only grows: reading it needs no lock
+            with self.source.lock:
+                while i >= len(made):
+                    self.source.make(made, self.n)
+        return made[i]
+
+
+def check_options(*, deals: object = DEFAULT_DEALS,
+                  enumerate_limit: object = DEFAULT_ENUMERATION_LIMIT,
+                  max_deals: object = None, examples: object = 0,
+                  timeout: object = None) -> float | None:
+    """`PositionError` (naming the option) unless `hint`'s counts and time limit are in
+    range: ``deals`` 1..`MAX_DEALS`, ``enumerate_limit`` 0..`MAX_ENUMERATION_LIMIT`,
+    ``max_deals`` None or ``deals``..`MAX_DEALS`, ``examples`` >= 0, ``timeout`` None
+    or seconds >= 0. Returns the timeout as a float (None: none)."""
+    check_deal_count("deals", deals)
+    check_deal_count("enumerate_limit", enumerate_limit, low=0, high=MAX_ENUMERATION_LIMIT)
+    if max_deals is not None:
+        check_deal_count("max_deals", max_deals)
+        if max_deals < deals:  # type: ignore[operator]
+            raise PositionError("max_deals", f"must be at least deals ({deals}, the deals of "
+                                f"one round), not {max_deals}", "INVALID_VALUE")
+    if not isinstance(examples, int) or isinstance(examples, bool) or examples < 0:
+        raise PositionError("examples", f"must be a whole number >= 0, not {quoted(examples)}",
+                            "INVALID_VALUE")
+    return check_seconds("timeout", timeout)
 
 
 def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
@@ -324,20 +413,21 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
     runner-up is clear (see `_lead_is_clear`) or ``max_deals`` (default ten
     times ``deals``) or the deadline is reached. ``examples`` asks for up to
     that many deals on which the best move and the runner-up differ.
+    ``deals`` and ``max_deals`` are at most `MAX_DEALS` (``max_deals`` at least
+    ``deals``), ``enumerate_limit`` at most `MAX_ENUMERATION_LIMIT`; ``timeout`` is
+    seconds (>= 0).
 
-    Raises `PositionError` for a bad view or a viewer not to move, and
-    `SearchCancelled` when ``token`` or ``timeout`` stops the first batch.
+    Raises `PositionError` for a bad view, option or a viewer not to move, and
+    `SearchCancelled` when ``token`` or ``timeout`` stops the first batch
+    (while its deals are drawn, too).
     """
     v = as_view(view)
     v.check_can_hint()
     if objective not in OBJECTIVES:
         raise PositionError("objective", f"unknown objective {objective!r} (make or points)",
                             "INVALID_OPTION")
-    for name, value, low in (("deals", deals, 1), ("enumerate_limit", enumerate_limit, 0),
-                             ("examples", examples, 0)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < low:
-            raise PositionError(name, f"must be a whole number >= {low}, not {value!r}",
-                                "INVALID_VALUE")
+    timeout = check_options(deals=deals, enumerate_limit=enumerate_limit, max_deals=max_deals,
+                            examples=examples, timeout=timeout)
     if timeout is not None:
         deadline = time.monotonic() + timeout
         if token is None:
@@ -346,25 +436,31 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
             token.deadline = deadline
     count = v.completions.count()
     enumerated = count <= enumerate_limit
+    rng = None
     if enumerated:
-        places = [list(map(list, p)) for p in v.completions.enumerate()]
         seed = None
     else:
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 31)
         rng = random.Random(seed)
-        places = _draw(v, deals, rng)
+    source = _DealSource(v, rng, token, keep_places=examples > 0)
+    first = source.batch(count if enumerated else deals)
+    try:
+        first[0]   # the template: any deal of the view
+    except Aborted:
+        raise SearchCancelled("hint stopped before it finished") from None
+    assert source.first is not None
     builder = DealBuilder(v)
-    template = builder.position(places[0])
+    template = builder.position(source.first)
     scorer = DealScorer(template, threads)
     tally = _Tally(scorer)
     ranking = _Ranking(v.scorer[v.seat] == 1, tally.is_max, objective)
-    masks = _mask_maker(v)
-    tally.add(scorer.score([masks(pl) for pl in places], token))
+    tally.add(scorer.score(first, token))
 
     stopped = None
     if adaptive and not enumerated:
-        budget = max_deals if max_deals is not None else ADAPTIVE_BUDGET_FACTOR * deals
+        budget = max_deals if max_deals is not None else \
+            min(ADAPTIVE_BUDGET_FACTOR * deals, MAX_DEALS)
         while True:
             order = _order(scorer, tally, ranking)
             if len(order) < 2 or _lead_is_clear(tally, ranking, order[0], order[1]):
@@ -373,16 +469,15 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
             if len(tally.rows) + deals > budget:
                 stopped = "budget"
                 break
-            batch = _draw(v, deals, rng)
             try:
-                rows = scorer.score([masks(pl) for pl in batch], token)
+                rows = scorer.score(source.batch(deals), token)
             except SearchCancelled:
                 stopped = "deadline"
                 break
-            places.extend(batch)
             tally.add(rows)
+    # A batch stopped by the deadline leaves its places after every scored deal's.
     return _result(v, scorer, tally, ranking, count, enumerated, seed, objective, adaptive,
-                   stopped, places, examples, builder)
+                   stopped, source.places or [], examples, builder)
 
 
 def _order(scorer: DealScorer, tally: _Tally, ranking: _Ranking) -> list[int]:
@@ -402,16 +497,20 @@ def _lead_is_clear(tally: _Tally, ranking: _Ranking, best: int, second: int) -> 
     mean difference lies above zero, or when the two moves are worth the
     same on every deal (more deals cannot tell them apart: both are best).
     """
-    diffs_first, diffs_second = [], []
-    for row in tally.rows:
+    rows = tally.rows
+    pair = tally.pairs.setdefault((best, second), [0, [0, 0, 0], [0, 0, 0]])
+    for row in itertools.islice(rows, pair[0], None):
         a = ranking.row_key(tally.made(row[best]), row[best])
         b = ranking.row_key(tally.made(row[second]), row[second])
-        diffs_first.append(a[0] - b[0])
-        diffs_second.append(a[1] - b[1])
-    for diffs in (diffs_first, diffs_second):
-        if any(diffs):
-            est = mean_estimate(len(diffs), sum(diffs), sum(d * d for d in diffs))
-            return est.low > 0
+        for sums, d in ((pair[1], a[0] - b[0]), (pair[2], a[1] - b[1])):
+            if d:
+                sums[0] += 1
+                sums[1] += d
+                sums[2] += d * d
+    pair[0] = len(rows)
+    for differ, total, squares in (pair[1], pair[2]):
+        if differ:
+            return mean_estimate(len(rows), total, squares).low > 0
     return True
 
 
@@ -453,5 +552,5 @@ def _result(v: View, scorer: DealScorer, tally: _Tally, ranking: _Ranking, count
                 declaring=ranking.make_sign > 0, maximizing=ranking.value_sign > 0)
 
 
-__all__ = ["DEFAULT_DEALS", "DEFAULT_ENUMERATION_LIMIT", "DealScorer", "Example", "Hint",
-           "MoveFigures", "hint"]
+__all__ = ["DEFAULT_DEALS", "DEFAULT_ENUMERATION_LIMIT", "MAX_DEALS", "DealScorer", "Example",
+           "Hint", "MoveFigures", "check_options", "hint"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from solver import CancelToken, PositionError, SearchCancelled, solve
-from solver.deals import enumerate_deals, sample_deals
+from solver.deals import MAX_ENUMERATION_LIMIT, enumerate_deals, sample_deals
 from solver.hint import hint
 from solver.position import Position
 from solver.view import View
@@ -44,7 +44,7 @@ def _case_params():
 @pytest.mark.parametrize("case", list(_case_params()))
 def test_hint_reproduces_the_reference_view(case):
     expect = case["expect"]
-    h = hint(case["view"], enumerate_limit=10 ** 9)
+    h = hint(case["view"], enumerate_limit=MAX_ENUMERATION_LIMIT)
     assert h.method == "enumerated" and h.seed is None
     assert h.count == h.deals == expect["count"]
     assert h.to_move == expect["to_move"] and h.side == expect["side"]
@@ -55,7 +55,8 @@ def test_hint_reproduces_the_reference_view(case):
             assert getattr(got, key) == pytest.approx(want[key], abs=1e-9), (tile, key)
     assert sorted(h.best) == sorted(expect["best_make"])
     assert sorted(h.best_for("points")) == sorted(expect["best_points"])
-    assert sorted(hint(case["view"], enumerate_limit=10 ** 9, objective="points").best) == \
+    assert sorted(hint(case["view"], enumerate_limit=MAX_ENUMERATION_LIMIT,
+                       objective="points").best) == \
         sorted(expect["best_points"])
 
 

@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable
 
-from ..bidding import BidAdvice, advise, request_from_json
-from .common import Record, guarded, read_records, run_records
+from ..bidding import MAX_DEALS, BidAdvice, advise, request_from_json
+from ..deals import check_deal_count, check_seconds
+from ..errors import PositionError, quoted
+from .common import InputError, Record, guarded, read_records, run_records
+
+#: More digits than any bid has: such a call is refused before it is read as a number.
+_BID_DIGITS = 3
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="doubles in follow-me and nello (default high)")
     p.add_argument("--declarations", help="declarations to consider, comma-separated "
                                           "(default: all; plunge/splash when the hand qualifies)")
-    p.add_argument("--deals", type=int, help="random deals (default 200)")
+    p.add_argument("--deals", type=int, help=f"random deals, 1..{MAX_DEALS} (default 200)")
     p.add_argument("--seed", type=int, help="seed of the deals (default: a fresh one, reported)")
     p.add_argument("--threshold", type=float, help="P(make) a recommended bid needs "
                                                    "(default 0.75)")
@@ -38,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--calibrated", action="store_true", default=None,
                    help="map P(make) through the measured calibration (double dummy against "
                         "play with hidden hands) and recommend by the calibrated figure")
-    p.add_argument("--timeout", type=float, help="give up after this many seconds")
+    p.add_argument("--timeout", type=float, help="give up after this many seconds (>= 0)")
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
     p.add_argument("--with-deals", action="store_true",
                    help="with --json: add every deal and what each declaration scored on it")
@@ -46,15 +51,35 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _auction(text: str | None) -> list[Any] | None:
+    """The calls of ``--auction``: numbers as bids, anything else as given (``pass``)."""
     if text is None:
         return None
-    return [int(call) if call.strip().isdigit() else call.strip() for call in text.split(",")]
+    calls: list[Any] = []
+    for i, call in enumerate(text.split(",")):
+        call = call.strip()
+        if call.isascii() and call.isdigit():
+            if len(call.lstrip("0")) > _BID_DIGITS:
+                raise PositionError("auction", f"call {i + 1}: bid {quoted(call)} is out of "
+                                    "range (30..41 points or 42*k marks; Moon 4..7 or 21)",
+                                    "BID_OUT_OF_RANGE")
+            calls.append(int(call))
+        else:
+            calls.append(call)
+    return calls
 
 
 def option_values(args: argparse.Namespace) -> dict[str, Any]:
-    """The `advise` keywords given as options (None: not given)."""
+    """The `advise` keywords given as options (None: not given); the counts and the
+    timeout are checked here, before any input is read (`InputError` naming the option)."""
+    try:
+        if args.deals is not None:
+            check_deal_count("deals", args.deals)
+        check_seconds("timeout", args.timeout)
+        auction = _auction(args.auction)
+    except PositionError as exc:
+        raise InputError(f"--{exc.field}: {exc.reason}") from None
     given = {"seat": args.seat, "game": args.game, "players": args.players,
-             "auction": _auction(args.auction), "doubles": args.doubles,
+             "auction": auction, "doubles": args.doubles,
              "declarations": args.declarations.split(",") if args.declarations else None,
              "deals": args.deals, "seed": args.seed, "threshold": args.threshold,
              "adaptive": args.adaptive, "calibrated": args.calibrated}

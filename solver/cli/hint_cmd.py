@@ -6,7 +6,10 @@ import argparse
 import itertools
 from typing import Callable
 
-from ..hint import DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, OBJECTIVES, Hint, as_view, hint
+from ..deals import MAX_ENUMERATION_LIMIT
+from ..errors import PositionError
+from ..hint import (DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, MAX_DEALS, OBJECTIVES, Hint,
+                    as_view, check_options, hint)
 from ..view import View
 from .common import InputError, guarded, read_records, run_records
 
@@ -21,11 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", nargs="?", help="view JSON, or JSON Lines of views (default: stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per view")
     p.add_argument("--deals", type=int, default=DEFAULT_DEALS,
-                   help=f"deals to sample when there are too many to score all "
-                        f"(default {DEFAULT_DEALS})")
+                   help=f"deals to sample when there are too many to score all, "
+                        f"1..{MAX_DEALS} (default {DEFAULT_DEALS})")
     p.add_argument("--enumerate-limit", type=int, default=DEFAULT_ENUMERATION_LIMIT,
-                   help=f"score every consistent deal when there are at most this many "
-                        f"(default {DEFAULT_ENUMERATION_LIMIT})")
+                   help=f"score every consistent deal when there are at most this many, "
+                        f"0..{MAX_ENUMERATION_LIMIT} (default {DEFAULT_ENUMERATION_LIMIT})")
     p.add_argument("--objective", choices=OBJECTIVES, default="make",
                    help="rank moves by P(make) then mean (make, the default), or the reverse")
     p.add_argument("--seed", type=int, default=None,
@@ -34,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="keep sampling batches of --deals until the best move's lead is clear "
                         "or --max-deals is reached")
     p.add_argument("--max-deals", type=int, default=None,
-                   help="budget of an adaptive hint (default 10 x --deals)")
+                   help=f"budget of an adaptive hint, --deals..{MAX_DEALS} "
+                        f"(default 10 x --deals, at most {MAX_DEALS})")
     p.add_argument("--examples", type=int, default=0, metavar="K",
                    help="also show up to K deals on which the best move and the runner-up differ")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
@@ -100,8 +104,19 @@ def hint_record(data, *, deals: int = DEFAULT_DEALS,
     return h.to_json(), lambda: format_hint(h)
 
 
+def check_option_values(args: argparse.Namespace) -> None:
+    """The counts and the timeout of `t42 hint`, checked before any input is read
+    (`InputError` naming the option)."""
+    try:
+        check_options(deals=args.deals, enumerate_limit=args.enumerate_limit,
+                      max_deals=args.max_deals, examples=args.examples, timeout=args.timeout)
+    except PositionError as exc:
+        raise InputError(f"--{exc.field.replace('_', '-')}: {exc.reason}") from None
+
+
 @guarded
 def run_hint(args: argparse.Namespace) -> int:
+    check_option_values(args)
     pictures = itertools.count(1)
 
     def picture(view: View, h: Hint) -> None:
