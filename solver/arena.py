@@ -307,10 +307,17 @@ class ArenaStats:
         return {
             "a": self.a, "b": self.b, "pairs": self.pairs, "hands": self.hands,
             "bots": {k: asdict(v) for k, v in self.bots.items()},
-            "difference": {"mean": d.mean, "se": d.se, "ci95": [d.low, d.high], "z": self.z},
+            # One pair (or pairs that all differ alike) gives no standard error: null,
+            # since JSON has no NaN or Infinity.
+            "difference": {"mean": d.mean, "se": _finite(d.se),
+                           "ci95": [_finite(d.low), _finite(d.high)], "z": _finite(self.z)},
             "mcnemar": {"a_only_made": self.mcnemar.b, "b_only_made": self.mcnemar.c,
                         "chi2": self.mcnemar.chi2, "p_value": self.mcnemar.p_value},
         }
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
 
 
 def _pairs_of(records: Iterable[HandRecord], a: str, b: str) -> dict[int, dict[str, HandRecord]]:

@@ -50,8 +50,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from . import tiles as T
 from ._core import Aborted, CancelToken, Engine
 from .dealer import Dealer
-from .deals import MAX_DEALS, check_deal_count, check_seconds, token_stopped
-from .errors import PositionError, SearchCancelled, quoted
+from .deals import MAX_DEALS, check_deal_count, check_seconds, check_seed, token_stopped
+from .errors import PositionError, SearchCancelled, key_text, quoted
 from .jsondoc import json_object
 from .position import DOUBLES_NEEDED, MOON3_SET, MOON_BIDS, SEAT_INDEX, SEATS, Position, partner
 from .rules import DOUBLES_OPTIONS, PIP_NAMES, parse_declaration
@@ -691,8 +691,8 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     deadline = check_seconds("timeout", deadline)
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 63)
-    elif not _is_int(seed) or seed < 0:  # type: ignore[operator]
-        raise PositionError("seed", f"must be a whole number >= 0, not {seed!r}", "INVALID_VALUE")
+    else:
+        seed = check_seed(seed)
     if not isinstance(calibrated, bool):
         raise PositionError("calibrated", f"must be true or false, not {calibrated!r}",
                             "INVALID_TYPE")
@@ -941,13 +941,15 @@ def request_from_json(data: Mapping[str, Any] | str) -> dict[str, Any]:
     data = json_object(data, "request", "a bid request")
     for key in data:
         if key not in REQUEST_FIELDS:
-            raise PositionError(str(key), "unknown field of a bid request", "UNKNOWN_FIELD")
+            raise PositionError(key_text(key), "unknown field of a bid request",
+                                "UNKNOWN_FIELD")
     if "seat" not in data:
         raise PositionError("seat", "required", "MISSING_FIELD")
     args = {k: v for k, v in data.items() if k not in ("hand", "hands", "seat", "id")}
     if "hand" in data:
         hand = data["hand"]
-    elif isinstance(data.get("hands"), Mapping) and data["seat"] in data["hands"]:
+    elif isinstance(data.get("hands"), Mapping) and isinstance(data["seat"], str) \
+            and data["seat"] in data["hands"]:
         hand = data["hands"][data["seat"]]
     else:
         raise PositionError("hand", "required (the seat's 7 tiles)", "MISSING_FIELD")

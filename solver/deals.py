@@ -44,6 +44,23 @@ def check_deal_count(name: str, value: object, low: int = 1, high: int = MAX_DEA
     return value
 
 
+#: Seeds are whole numbers 0..2**63-1: what every face can carry (the gRPC field is
+#: 64 bits) and what `random.Random` takes the same way everywhere.
+MAX_SEED = 2 ** 63 - 1
+
+
+def check_seed(value: object, name: str = "seed") -> int | None:
+    """``value`` when it is None (a fresh seed) or a whole number 0..MAX_SEED, else
+    `PositionError` naming ``name``: a seed of another type (a list, bytes, a float)
+    would be refused by `random.Random` or echoed back as something that is not JSON."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+        raise PositionError(name, f"must be a whole number 0..2**63-1, not {quoted(value)}",
+                            "INVALID_VALUE")
+    return value
+
+
 def check_seconds(name: str, value: object) -> float | None:
     """A time limit in seconds: None (none), or a number >= 0 (infinity: none either;
     an integer too big for a float is one), else `PositionError` naming ``name``."""

@@ -40,7 +40,7 @@ from typing import Any, Mapping, Sequence, Union
 from . import tiles as T
 from ._core import Aborted, CancelToken, Engine
 from .deals import (MAX_DEALS, MAX_ENUMERATION_LIMIT, DealBuilder, check_deal_count,
-                    check_seconds, token_stopped)
+                    check_seconds, check_seed, token_stopped)
 from .errors import PositionError, SearchCancelled, quoted
 from .position import SEATS, Position
 from .stats import Z95, mean_estimate, wilson_interval
@@ -434,6 +434,7 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
             token = CancelToken(deadline=deadline)
         elif not token.deadline or token.deadline > deadline:
             token.deadline = deadline
+    seed = check_seed(seed)
     count = v.completions.count()
     enumerated = count <= enumerate_limit
     rng = None
@@ -526,7 +527,8 @@ def _result(v: View, scorer: DealScorer, tally: _Tally, ranking: _Ranking, count
         mean_ci = p_make_ci = None
         if not enumerated:
             est = mean_estimate(n, tally.sums[i], tally.squares[i])
-            mean_ci = (est.low, est.high)
+            # One deal gives no interval (its bounds are infinite): none is reported.
+            mean_ci = (est.low, est.high) if n > 1 else None
             p_make_ci = wilson_interval(tally.makes[i], n, Z95)
         moves[T.name_of(scorer.moves[i])] = MoveFigures(
             tile=T.name_of(scorer.moves[i]), mean=tally.sums[i] / n, p_make=tally.makes[i] / n,

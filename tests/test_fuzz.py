@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Hashable
+from typing import Any, Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -335,8 +335,8 @@ ALL_VIEWS = _views("views.jsonl") + _views("views_bad.jsonl") + HINT_VIEWS[-1:]
 
 timeouts = st.one_of(st.none(), st.floats(), st.integers(-5, 5),
                      st.sampled_from([0, 1e-9, 1e30, 10 ** 30, -10 ** 30]))
-#: Seeds of the types random.Random takes but bytes (see KNOWN_BUGS).
-hint_seeds = st.one_of(st.none(), st.integers(), st.text(max_size=5), st.floats(allow_nan=False))
+hint_seeds = st.one_of(st.none(), st.integers(), st.text(max_size=5), st.floats(), json_values,
+                       st.binary(max_size=3))
 
 
 @fuzz_settings(70)
@@ -358,8 +358,7 @@ def test_hint_request(view, deals, enumerate_limit, objective, seed, adaptive, m
     assert set(result.moves) == legal and set(result.best) <= legal
     assert 1 <= result.deals
     assert result.method == "enumerated" or adaptive or result.deals == deals
-    # One sampled deal gives infinite mean intervals (see KNOWN_BUGS).
-    json.dumps(result.to_json(), allow_nan=result.deals == 1)
+    json.dumps(result.to_json(), allow_nan=False)
 
 
 @fuzz_settings(60)
@@ -409,10 +408,6 @@ def bounded_deals(args: dict) -> dict:
 @fuzz_settings(60)
 @given(doc=st.one_of(st.sampled_from(BID_REQUESTS), mutated(BID_REQUESTS)))
 def test_bid_request(doc):
-    if isinstance(doc, dict):  # keep out what KNOWN_BUGS holds
-        doc.pop("", None)
-        if "hand" not in doc and not isinstance(doc.get("seat"), Hashable):
-            return
     advice = within_contract(lambda: advise(**bounded_deals(request_from_json(doc)),
                                             token=bounded_token(), threads=1))
     if isinstance(advice, Exception):
@@ -448,36 +443,41 @@ def test_report_lines(lines, as_bytes):
         assert report.hands + report.errors == sum(1 for line in lines if line.strip())
 
 
-# ----------------------------------------------- bugs found by fuzzing, not yet fixed
+# ----------------------------------------------- bugs found by fuzzing, now fixed
 
 VIEW = json.loads((ROOT / "examples" / "view.json").read_text())
 HAND = ["6-6", "6-5", "6-4", "5-5", "4-4", "3-3", "0-0"]
 
-#: Minimal reproducers of what the properties above found; their inputs are kept out
-#: of the strategies until the fix lands (then drop the entry and widen the strategy).
-KNOWN_BUGS = {
-    "hint: a seed of a type random.Random refuses raises TypeError (solver/hint.py)":
-        lambda: hint(VIEW, deals=2, enumerate_limit=0, seed=[1], threads=1),
-    "hint: a bytes seed is accepted and echoed; the answer is not JSON (solver/hint.py)":
-        lambda: json.dumps(hint(VIEW, deals=2, enumerate_limit=0, seed=b"x",
-                                threads=1).to_json()),
-    "hint: one sampled deal gives mean_ci [-inf, inf]; `t42 hint --deals 1 --json` prints "
-    "Infinity, which is not JSON (solver/hint.py)":
-        lambda: json.dumps(hint(VIEW, deals=1, enumerate_limit=0, seed=1, threads=1).to_json(),
-                           allow_nan=False),
-    "bid request: an unknown key is the error's field as is, so the key '' gives an empty "
-    "field (solver/bidding.py request_from_json)":
-        lambda: within_contract(lambda: request_from_json({"seat": "N", "hand": HAND, "": 1})),
-    "bid request: a seat that is a list, in the view form, raises TypeError (unhashable) "
-    "(solver/bidding.py request_from_json)":
-        lambda: request_from_json({"seat": [], "hands": {"N": HAND}}),
-}
+
+@pytest.mark.parametrize("seed", [[1], b"x", 1.5, -1, 2 ** 63, True, "7"])
+def test_a_hint_seed_that_is_no_whole_number_0_to_2_63_is_refused(seed):
+    with pytest.raises(PositionError) as info:
+        hint(VIEW, deals=2, enumerate_limit=0, seed=seed, threads=1)
+    assert info.value.field == "seed" and info.value.code == "INVALID_VALUE"
 
 
-@pytest.mark.parametrize("call", KNOWN_BUGS.values(), ids=list(KNOWN_BUGS))
-@pytest.mark.xfail(reason="a known bug found by fuzzing (the test id names it)", strict=False)
-def test_known_bug(call):
-    within_contract(call)
+def test_one_sampled_deal_gives_json_without_infinite_intervals():
+    result = hint(VIEW, deals=1, enumerate_limit=0, seed=1, threads=1)
+    out = json.loads(json.dumps(result.to_json(), allow_nan=False))
+    assert out["deals"] == 1
+    assert all("mean_ci" not in m and m["p_make_ci"][0] < m["p_make_ci"][1]
+               for m in out["moves"].values())
+
+
+def test_an_unknown_bid_request_key_is_quoted_as_the_field():
+    with pytest.raises(PositionError) as info:
+        request_from_json({"seat": "N", "hand": HAND, "": 1})
+    assert (info.value.field, info.value.code) == ("''", "UNKNOWN_FIELD")
+    with pytest.raises(PositionError) as info:
+        request_from_json({"seat": "N", "hand": HAND, "hand[0]": 1})
+    assert info.value.field == "'hand[0]'"
+
+
+def test_a_bid_request_seat_that_is_a_list_is_an_error_not_a_type_error():
+    with pytest.raises(PositionError) as info:
+        request_from_json({"seat": [], "hands": {"N": HAND}})
+    assert info.value.field == "hand" and info.value.code == "MISSING_FIELD"
+
 
 
 # --------------------------------------------------------- gRPC conversion

@@ -503,3 +503,12 @@ def test_the_cheat_is_handed_the_deal():
     assert all(type(s) is Position and s.hands == start.hands for s in spy.seen)
     assert make_bot("cheat").sees_deal and not any(make_bot(n).sees_deal for n in BOT_NAMES
                                                    if n != "cheat")
+
+
+def test_one_pair_gives_json_without_nan_or_infinity():
+    # One pair has no standard error: its figures are null, never NaN or Infinity.
+    done = t42("arena", "random", "rule", "--pairs", "1", "--json", "--no-progress")
+    assert done.returncode == 0, done.stderr
+    stats = json.loads(done.stdout, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert stats["difference"]["se"] is None and stats["difference"]["ci95"] == [None, None]
+    assert isinstance(stats["difference"]["mean"], float)
