@@ -5,9 +5,11 @@
     python bench/answers.py cli-record FILE / cli-compare FILE   # the same through t42
 
 The CLI form writes the inputs as one JSON Lines file and runs `t42 solve --json`,
-`t42 solve --json --best-only` and `t42 make-or-set --json` on it (stdout, stderr and
-exit status are compared); run the record step with PYTHONPATH set to a checkout of
-the tree before the change.
+`t42 solve --json --best-only` and `t42 make-or-set --json` on it, then every other
+command on seeded inputs from the repository (analyze, table, discard, deal, hint,
+bid, report, arena, text output and refused options; stdout, stderr and exit status
+are compared); run the record step with PYTHONPATH set to a checkout of the tree
+before the change.
 
 The queries: 3,000 seeded late positions (<= 2 tricks left) and 3,000 mid-hand ones
 (3..5 tricks left) over every 42 declaration, 40 opening leads, the shared check
@@ -23,6 +25,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Iterator
@@ -139,9 +142,51 @@ def lines(scale: int = 1000) -> Iterator[str]:
         yield json.dumps(answer(data), sort_keys=True)
 
 
+#: Every other command on files of the repository (seeded, so answers repeat): each
+#: entry is (arguments, standard input or None); a file argument is relative to the
+#: repository's root.
+def _other_commands(tmp: str) -> list[tuple[list[str], bytes | None]]:
+    root = Path(__file__).resolve().parents[1]
+    views = [json.loads(line) for line in (root / "tests" / "cases" / "views.jsonl")
+             .read_text(encoding="utf-8").splitlines() if line.strip()]
+    hint_views = [v["view"] for v in views if v.get("kind") == "hint"][::8][:40]
+    bad_views = [json.loads(line).get("view") for line in (root / "tests" / "cases" /
+                 "views_bad.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    views_text = "\n".join(json.dumps(v) for v in hint_views + bad_views[:40]) + "\n"
+    deals = subprocess.run([sys.executable, "-m", "solver", "deal", "--seed", "7", "--count",
+                            "4"], capture_output=True, check=True).stdout
+    bids = "\n".join(json.dumps({"hand": v["hands"][v["seat"]], "seat": v["seat"]})
+                     for v in hint_views[:6]) + "\n"
+    analyses = Path(tmp) / "analyses.jsonl"
+    analyses.write_bytes(subprocess.run(
+        [sys.executable, "-m", "solver", "analyze", "--json", str(root / "examples" /
+                                                                  "hands.jsonl")],
+        capture_output=True).stdout)
+    examples = root / "examples"
+    return [
+        (["analyze", "--json", str(examples / "hands.jsonl")], None),
+        (["analyze", str(examples / "hands.jsonl")], None),
+        (["table", "--json"], deals),
+        (["discard", "--json", str(examples / "moon-discard.json")], None),
+        (["discard", str(examples / "moon-discard.json")], None),
+        (["deal", "--seed", "11", "--count", "50"], None),
+        (["deal", "--seed", "3", "--count", "20", "--hand", "N=6-6,6-5,6-4"], None),
+        (["deal", "--count", "30", "--seed", "5", "--view", "-"], views_text.encode()),
+        (["deal", "--stats", "--view", "-"], views_text.encode()),
+        (["hint", "--json", "--seed", "3", "--deals", "12"], views_text.encode()),
+        (["hint", "--seed", "3", "--deals", "12", str(examples / "view.json")], None),
+        (["bid", "--json", "--seed", "1", "--deals", "6"], bids.encode()),
+        (["report", str(analyses)], None),
+        (["solve", str(examples / "deal.json")], None),
+        (["solve", "--json", str(examples / "moon.json")], None),
+        (["hint", "--deals", "0", str(examples / "view.json")], None),
+        (["bid", "--deals", "x"], None),
+        (["arena", "rule", "random", "--pairs", "2", "--json", "--no-progress"], None),
+    ]
+
+
 def cli_outputs(scale: int = 1000) -> list[str]:
     """What t42 answers on the inputs as JSON Lines: per command, status, stdout, stderr."""
-    import subprocess
     import tempfile
     rows = []
     for data in inputs(scale):
@@ -158,6 +203,16 @@ def cli_outputs(scale: int = 1000) -> list[str]:
                                   capture_output=True, text=True)
             out.append(json.dumps({"args": args, "status": done.returncode}))
             out += done.stdout.splitlines() + done.stderr.splitlines()
+    with tempfile.TemporaryDirectory() as tmp:
+        for args, stdin in _other_commands(tmp):
+            done = subprocess.run([sys.executable, "-m", "solver", *args], input=stdin,
+                                  capture_output=True)
+            shown = [a.replace(str(Path(__file__).resolve().parents[1]), ".").replace(tmp, "TMP")
+                     for a in args]
+            out.append(json.dumps({"args": shown, "status": done.returncode}))
+            out += [line.replace(tmp, "TMP") for line in
+                    done.stdout.decode("utf-8", "replace").splitlines() +
+                    done.stderr.decode("utf-8", "replace").splitlines()]
     return out
 
 
