@@ -8,7 +8,7 @@ modules of connect-python (``*_connect.py``, from its protoc plugin); the
 API definition (``importlib.resources.files("texas42.v1") / "hint_service.proto"``).
 Generation runs before the packages are collected, so ordinary, isolated and
 editable builds all ship it. The Cython core is always compiled from
-``solver/_core.pyx``.
+``solver/search/_core.pyx``.
 """
 
 from __future__ import annotations
@@ -98,10 +98,10 @@ def generate_grpc_modules() -> None:
 generate_grpc_modules()
 
 extensions = [
-    Extension("solver._core", ["solver/_core.pyx"], extra_compile_args=["-O3"]),
-    Extension("solver._replay", ["solver/_replay.pyx"], extra_compile_args=["-O3"]),
-    Extension("solver._plainjson", ["solver/_plainjson.pyx"], extra_compile_args=["-O3"]),
-    Extension("solver._line", ["solver/_line.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver.search._core", ["solver/search/_core.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver.game._replay", ["solver/game/_replay.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver.game._plainjson", ["solver/game/_plainjson.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver.search._line", ["solver/search/_line.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(
@@ -109,8 +109,8 @@ setup(
     + GENERATED_PACKAGES,
     package_data={**{package: ["*.pyi", "py.typed", "*.proto"] for package in GENERATED_PACKAGES},
                   "solver": ["py.typed"], "server": ["py.typed"],
-                  "solver.web": ["*.html", "*.css", "*.js", "*.json"],  # the web page
-                  "solver.data": ["*.json"]},  # measured tables (bid advice calibration)
+                  "solver.show.web": ["*.html", "*.css", "*.js", "*.json"],  # the web page
+                  "solver.hidden.data": ["*.json"]},  # measured tables (bid advice calibration)
     exclude_package_data={"solver": ["*.c", "*.pyx"]},
     ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}),
 )

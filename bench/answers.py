@@ -35,8 +35,8 @@ from deals import deals_42  # noqa: E402
 from percall import late_positions  # noqa: E402
 
 from solver import PositionError, make_or_set, solve  # noqa: E402
-from solver.position import Position  # noqa: E402
-from solver.tiles import NAMES  # noqa: E402
+from solver.game.position import Position  # noqa: E402
+from solver.game.tiles import NAMES  # noqa: E402
 
 CASES = Path(__file__).resolve().parents[1] / "tests" / "cases"
 

@@ -21,9 +21,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from solver.arena import (gap_share, records_from_json, run_arena, stderr_progress,  # noqa: E402
-                          summarize)
 from solver.cli.arena_cmd import format_stats  # noqa: E402
+from solver.play.arena import (gap_share, records_from_json, run_arena, stderr_progress,  # noqa: E402
+                               summarize)
 
 RUNS = (("cheat", "rule"), ("hint", "rule"))
 

@@ -6,7 +6,7 @@
 ``run`` appends one JSON line per hand as it is played (stop it at any
 time; ``--first-hand`` continues a stopped run); ``report`` prints the
 calibration table (Markdown) of whatever the file holds. See
-solver/calibration.py for the design (``--mode bid30`` or ``advised``).
+solver/hidden/calibration.py for the design (``--mode bid30`` or ``advised``).
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from solver.arena import stderr_progress  # noqa: E402
-from solver.calibration import (MODES, CalibrationRecord, calibration_markdown,  # noqa: E402
-                                calibration_table, pairs_of, pairs_over_bids,
-                                run_calibration)
+from solver.hidden.calibration import calibration_table  # noqa: E402
+from solver.play.arena import stderr_progress  # noqa: E402
+from solver.play.calibration_run import (MODES, CalibrationRecord,  # noqa: E402
+                                         calibration_markdown, pairs_of, pairs_over_bids,
+                                         run_calibration)
 
 
 def run(args: argparse.Namespace) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from solver.tiles import NAMES
+from solver.game.tiles import NAMES
 
 SEATS = ("N", "E", "S", "W")
 #: (trump, doubles option) pairs the 42 benchmarks cycle through.

@@ -5,7 +5,7 @@ declaration (`rules.build_rules` shares one `Rules` per declaration, doubles
 option and scoring) and dropping the engine's table cache (`_core._TABLES`,
 keyed by the rules object), so answers stay the same and only the node
 counts move. Used to choose the follow-me and nello profiles in
-`solver/rules.py` (bench/README.md, "Sixth round").
+`solver/game/rules.py` (bench/README.md, "Sixth round").
 
     python bench/ordering_sweep.py follow-me --seed 61 --count 120   # current profiles
     python bench/ordering_sweep.py nello --seed 62 --count 120
@@ -36,9 +36,9 @@ import statistics
 from typing import Callable
 
 from solver import Position
-from solver import _core
-from solver.rules import DOUBLES_OPTIONS, Ordering, build_rules, parse_declaration
-from solver.solve import DealSolver
+from solver.game.rules import DOUBLES_OPTIONS, Ordering, build_rules, parse_declaration
+from solver.search import _core
+from solver.search.solve import DealSolver
 
 from deals import SEATS, deals_42, random_deal
 
@@ -205,13 +205,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=61)
     ap.add_argument("--count", type=int, default=120, help="deals per doubles option")
     ap.add_argument("--follow-me", metavar="PROFILE",
-                    help="a profile of solver.rules (e.g. TAKE_TRICKS) for follow-me's seats "
+                    help="a profile of solver.game.rules (e.g. TAKE_TRICKS) for follow-me's seats "
                          "that want tricks, instead of its own")
     ap.add_argument("--descend", action="store_true",
                     help="follow-me only: the descent from TAKE_TRICKS on these deals "
                          "(FOLLOW_ME_STEPS, a few minutes)")
     a = ap.parse_args()
-    from solver import rules
+    from solver.game import rules
     if a.follow_me:
         use("follow-me", (getattr(rules, a.follow_me), rules.GIVE_TRICKS))
     if a.descend:

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from deals import DECLARATIONS, random_deal  # noqa: E402
 
 from solver import solve  # noqa: E402
-from solver.position import Position  # noqa: E402
-from solver.tiles import name_of  # noqa: E402
+from solver.game.position import Position  # noqa: E402
+from solver.game.tiles import name_of  # noqa: E402
 
 
 def late_positions(count: int, seed: int = 12, tricks_left: int = 2) -> list[dict]:
@@ -161,10 +161,10 @@ def service_python_per_call(positions: list[dict], repeat: int = 3) -> dict:
     (best of ``repeat`` passes; CPU per call, and the same positions' in-process `solve()`)."""
     import asyncio
 
+    from server import telemetry
     from server.convert import position_from_json
     from server.pool import SolverPool
     from server.servicer import SERVICE_NAME, HintServicer
-    from server import telemetry
     from server.telemetry import TelemetryInterceptor
     from texas42.v1 import hint_service_pb2 as service_pb
     from texas42.v1 import hint_service_pb2_grpc as service_grpc

@@ -27,10 +27,10 @@ from functools import partial
 from typing import Callable
 
 from solver import Position
-from solver.analysis import analyze_hand
-from solver.solve import DealSolver
-from solver.table import solve_deal
-from solver.tiles import name_of
+from solver.game.tiles import name_of
+from solver.search.analysis import analyze_hand
+from solver.search.solve import DealSolver
+from solver.search.table import solve_deal
 
 from deals import deals_42
 

@@ -22,7 +22,7 @@ import pytest
 
 from deals import deals_42
 from solver import Position
-from solver.solve import DealSolver
+from solver.search.solve import DealSolver
 
 DEALS = int(os.environ.get("T42_BENCH_DEALS", 10_000))
 LINES = int(os.environ.get("T42_BENCH_LINES", 1_000_000))

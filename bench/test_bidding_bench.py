@@ -24,8 +24,8 @@ import random
 import statistics
 import time
 
-from solver.bidding import advise
-from solver.tiles import NAMES
+from solver.game.tiles import NAMES
+from solver.hidden.bidding import advise
 
 from thread_cpu import ThreadCpu
 

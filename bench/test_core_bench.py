@@ -16,7 +16,7 @@ import time
 from typing import Callable
 
 from solver import Position
-from solver.solve import DealSolver
+from solver.search.solve import DealSolver
 
 from deals import deals_42
 

@@ -20,8 +20,8 @@ import time
 import pytest
 
 from solver import Position
-from solver.bots import RuleBot, seat_view
-from solver.hint import hint
+from solver.hidden.hint import hint
+from solver.play.bots import RuleBot, seat_view
 
 from deals import deals_42
 from thread_cpu import ThreadCpu

@@ -16,10 +16,10 @@ import time
 from typing import Callable
 
 from solver import Position
-from solver.discard import MOON_DECLARATIONS, best_discards
-from solver.position import MOON3_SET
-from solver.solve import DealSolver
-from solver.tiles import NAMES
+from solver.game.position import MOON3_SET
+from solver.game.tiles import NAMES
+from solver.search.discard import MOON_DECLARATIONS, best_discards
+from solver.search.solve import DealSolver
 
 from deals import random_deal
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.deals import count_deals, sample_deals, tile_probabilities
-from solver.view import View
+from solver.game.view import View
+from solver.hidden.deals import count_deals, sample_deals, tile_probabilities
 
 from views import views_at_trick
 
@@ -103,7 +103,7 @@ def test_sample_1000_deals(benchmark, name):
 
 def test_dealer_stream(benchmark):
     """Uniform full 42 deals as JSON text, as `t42 deal --count` writes them (per deal)."""
-    from solver.dealer import Dealer
+    from solver.hidden.dealer import Dealer
 
     dealer = Dealer()
     n = 20_000

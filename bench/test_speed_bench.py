@@ -19,7 +19,7 @@ Categories:
 * pip trumps: every opening lead scored (`child_values`) on 200 pip-trump deals.
 
 `test_every_lead_scored_api` times the same 200 `solve()`s through the
-`solver.solve` function, which reuses the engines it keeps per contract
+`solver.search.solve` function, which reuses the engines it keeps per contract
 layout (their tables cleared) instead of making a fresh solver per deal.
 """
 
@@ -32,7 +32,7 @@ import time
 from typing import Callable
 
 from solver import Position, solve
-from solver.solve import DealSolver
+from solver.search.solve import DealSolver
 
 from deals import DECLARATIONS, SEATS, deals_42, random_deal
 

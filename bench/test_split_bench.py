@@ -2,7 +2,7 @@
 
 The categories of bench/test_speed_bench.py (200 seeded opening-lead deals
 each), every deal solved by a fresh `DealSolver` with ``threads=1`` and then
-with ``threads=2`` (root splitting, solver.split), one right after the
+with ``threads=2`` (root splitting, solver.search.split), one right after the
 other, so that both see the same load on a shared machine. Records for each
 thread count the per-deal wall time (median, p99, max), the CPU time of all
 threads and the nodes (summed over the threads' engines), and the speed-up
@@ -31,7 +31,7 @@ import time
 
 import pytest
 
-from solver.solve import DealSolver
+from solver.search.solve import DealSolver
 from test_speed_bench import QUERIES
 
 THREADS = (1, 2)

@@ -19,10 +19,10 @@ from __future__ import annotations
 import concurrent.futures
 import time
 
-import solver.bidding
-import solver.hint
+import solver.hidden.bidding
+import solver.hidden.hint
 
-MODULES = (solver.hint, solver.bidding)
+MODULES = (solver.hidden.hint, solver.hidden.bidding)
 
 
 class ThreadCpu:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from solver import Position
-from solver.tiles import NAMES
+from solver.game.tiles import NAMES
 
 from deals import deals_42
 

@@ -10,7 +10,7 @@ An input is one selector byte and a document: the byte picks the parser
 a bid request, the lines `t42 report` reads, serialized CountDeals, Hint and
 BidAdvice requests through their conversions), the rest is what it reads.
 A hint or bid request is a JSON object: ``{"view": ..., "deals": ...}`` (the
-view and the options of `solver.hint.hint`), or what `t42 bid` reads; its
+view and the options of `solver.hidden.hint.hint`), or what `t42 bid` reads; its
 searches run under a node budget (`SearchCancelled` is an allowed outcome)
 and its deal counts are capped, so every input ends in milliseconds.
 The seed corpus is written at run time from tests/cases and examples/ into
@@ -39,18 +39,19 @@ with atheris.instrument_imports():
 
     from server import bid_convert, convert, hint_convert
     from solver import Position, PositionError
-    from solver._core import CancelToken
-    from solver.analysis import analyze_hand, parse_record
-    from solver.bidding import MAX_DEALS, advise, request_from_json
+    from solver.search._core import CancelToken
+    from solver.search.analysis import analyze_hand, parse_record
+    from solver.game.bid_request import request_from_json
+    from solver.hidden.bidding import MAX_DEALS, advise
     from solver.cli.common import InputError, records_of
-    from solver.deals import count_deals, tile_probabilities
-    from solver.discard import best_discards
-    from solver.errors import ArgumentError, SearchCancelled
-    from solver.hint import hint
-    from solver.jsondoc import json_object
-    from solver.report import read_report
-    from solver.table import parse_deal
-    from solver.view import View
+    from solver.hidden.deals import count_deals, tile_probabilities
+    from solver.search.discard import best_discards
+    from solver.game.errors import ArgumentError, SearchCancelled
+    from solver.hidden.hint import hint
+    from solver.game.jsondoc import json_object
+    from solver.show.report import read_report
+    from solver.search.table import parse_deal
+    from solver.game.view import View
     from texas42.v1 import bidding_pb2 as bid_pb
     from texas42.v1 import hint_pb2
     from texas42.v1 import position_pb2 as pb

@@ -1,6 +1,6 @@
-"""BidAdvice messages <-> the bid advice API (`solver.bidding`).
+"""BidAdvice messages <-> the bid advice API (`solver.hidden.bidding`).
 
-A request becomes the keyword arguments of `solver.bidding.advise`, which
+A request becomes the keyword arguments of `solver.hidden.bidding.advise`, which
 judges them; its `PositionError` field paths (``hand[3]``, ``auction[1].bid``,
 ``declarations[0]``) are already the request's, but for an auction call, which
 is always a message here (``auction[1]`` -> ``auction[1].bid``).
@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from solver.bidding import BidAdvice, BidChance, DeclarationAdvice
-from solver.deals import check_deal_count
-from solver.errors import PositionError
+from solver.game.errors import PositionError
+from solver.hidden.bidding import BidAdvice, BidChance, DeclarationAdvice
+from solver.hidden.deals import check_deal_count
 from texas42.v1 import bidding_pb2 as bid_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import position_pb2 as pb

@@ -5,7 +5,7 @@ into the SPEC JSON dict and lets `solver.Position` judge it. The solver names
 bad fields by their JSON paths (``hands.N[3]``, ``contract.trump``); this
 module maps them to the proto paths a client sees (``position.hands.north[3]``,
 ``position.contract.declaration``). Hand records (AnalyzeHand) and deals
-(SolveDeal) go the same way: JSON in for `solver.analysis` and `solver.table`,
+(SolveDeal) go the same way: JSON in for `solver.search.analysis` and `solver.search.table`,
 their results back as messages, their field paths mapped to the request's.
 """
 
@@ -15,9 +15,9 @@ import re
 from typing import Any, Mapping
 
 from solver import MakeOrSetResult, PositionError, SolveResult
-from solver.analysis import HandAnalysis
-from solver.rules import parse_declaration
-from solver.table import MARK_DECLARATIONS, POINT_DECLARATIONS, DealTable, SeatBest
+from solver.game.rules import parse_declaration
+from solver.search.analysis import HandAnalysis
+from solver.search.table import MARK_DECLARATIONS, POINT_DECLARATIONS, DealTable, SeatBest
 from texas42.v1 import deal_table_pb2 as table_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_service_pb2 as service_pb
@@ -204,7 +204,7 @@ def position_error_to_proto(error: PositionError, position_path: str) -> pb.Posi
 
 
 def hand_record_to_json(request: service_pb.AnalyzeHandRequest) -> dict[str, Any]:
-    """The hand record (`solver.analysis`) of an AnalyzeHand request: the position's
+    """The hand record (`solver.search.analysis`) of an AnalyzeHand request: the position's
     fields, and ``id`` and ``meta`` when given.
 
     Raises `PositionError` (JSON field path) for an enum number outside the API.
@@ -317,7 +317,7 @@ def hand_analysis_to_proto(analysis: HandAnalysis) -> hand_pb.HandAnalysis:
 
 
 def deal_to_json(request: service_pb.SolveDealRequest) -> dict[str, Any]:
-    """The deal (`solver.table`) of a SolveDeal request: hands, and ``doubles`` and ``id``
+    """The deal (`solver.search.table`) of a SolveDeal request: hands, and ``doubles`` and ``id``
     when given.
 
     Raises `PositionError` (JSON field path) for an enum number outside the API.
@@ -382,7 +382,7 @@ def _seat_best_to_proto(seat: str, best: SeatBest) -> table_pb.SeatBest:
 # ------------------------------------------------------------------ views
 
 
-#: JSON place name (solver.deals) <-> proto Place value.
+#: JSON place name (solver.hidden.deals) <-> proto Place value.
 ENUM_OF_PLACE: dict[str, Any] = {"N": view_pb.PLACE_NORTH, "E": view_pb.PLACE_EAST,
                                  "S": view_pb.PLACE_SOUTH, "W": view_pb.PLACE_WEST,
                                  "discard": view_pb.PLACE_DISCARD}

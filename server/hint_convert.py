@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.hint import DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, Hint, check_options
+from solver.hidden.hint import DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, Hint, check_options
 from texas42.v1 import hint_pb2
 
 from . import convert
@@ -19,9 +19,9 @@ OPTION_FIELDS = ("deals", "enumerate_limit", "objective", "seed", "max_deals", "
 
 
 def hint_options(request: hint_pb2.HintRequest) -> dict[str, Any]:
-    """Keyword arguments of `solver.hint.hint` (the view aside) from the request.
+    """Keyword arguments of `solver.hidden.hint.hint` (the view aside) from the request.
 
-    The counts are checked here (`solver.hint.check_options`: ``deals=2**32-1``
+    The counts are checked here (`solver.hidden.hint.check_options`: ``deals=2**32-1``
     is a `PositionError` naming ``deals``), so that the service refuses them
     before the call waits for a worker.
     """

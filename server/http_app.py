@@ -13,7 +13,7 @@ event loop and over the same `SolverPool`:
   (the text as pasted): `read_document` checks it with the CLI's reader and
   answers the canonical document and the request messages (proto JSON) the
   page sends, or the field and reason at fault.
-- ``GET /``: the web page (``solver/web``, package data), and its files.
+- ``GET /``: the web page (``solver/show/web``, package data), and its files.
 - ``GET /healthz``: ``{"status": "SERVING"}``, 503 ``NOT_SERVING`` while draining.
 """
 
@@ -44,7 +44,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from texas42.v1 import hint_service_connect, hint_service_pb2
 
-from solver.errors import PositionError, key_text, quoted
+from solver.game.errors import PositionError, key_text, quoted
 
 from .servicer import SERVICE_NAME, HintServicer
 # One request size limit for both transports.
@@ -276,7 +276,7 @@ _SCALAR_KIND = {FieldDescriptor.TYPE_DOUBLE: "number", FieldDescriptor.TYPE_FLOA
 def read_document(body: bytes) -> dict[str, Any]:
     """The web page's pasted position or hand record, read as `t42 analyze` reads its
     input (one JSON document; of JSON Lines, the first line) and checked by the
-    solver (`solver.analysis.parse_record`: a position, with optional ``id`` and
+    solver (`solver.search.analysis.parse_record`: a position, with optional ``id`` and
     ``meta``).
 
     Returns ``document`` (the canonical SPEC JSON: tiles as H-L, the contract in
@@ -284,8 +284,8 @@ def read_document(body: bytes) -> dict[str, Any]:
     play), ``record`` (AnalyzeHand) and, for a 42 deal, ``deal`` (SolveDeal).
     Raises `PositionError` (the field at fault, as the CLI names it).
     """
-    from solver.analysis import parse_record
     from solver.cli.common import InputError, records_of
+    from solver.search.analysis import parse_record
 
     from .convert import deal_from_json, hand_record_from_json, position_from_json
 
@@ -339,10 +339,10 @@ def gunzip(body: bytes) -> bytes:
 
 
 def _web_file(name: str) -> Optional[bytes]:
-    """A file of the web page (package data in solver/web), or None."""
+    """A file of the web page (package data in solver/show/web), or None."""
     if not re.fullmatch(r"[a-z0-9_-]+\.(html|css|js|json|svg)", name):
         return None  # no paths: only the page's own flat files
-    resource = resources.files("solver.web").joinpath(name)
+    resource = resources.files("solver.show.web").joinpath(name)
     return resource.read_bytes() if resource.is_file() else None
 
 

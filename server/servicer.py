@@ -19,12 +19,12 @@ from typing import Awaitable, Callable, NoReturn, Optional, TypeVar
 import grpc
 
 from solver import CancelToken, Position, PositionError, SearchCancelled, make_or_set, solve
-from solver.analysis import analyze_hand
-from solver.deals import count_deals, tile_probabilities
-from solver.hint import hint
-from solver.jsondoc import CheckedObject
-from solver.table import solve_deal
-from solver.view import View
+from solver.game.jsondoc import CheckedObject
+from solver.game.view import View
+from solver.hidden.deals import count_deals, tile_probabilities
+from solver.hidden.hint import hint
+from solver.search.analysis import analyze_hand
+from solver.search.table import solve_deal
 from texas42.v1 import deal_table_pb2 as table_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_pb2
@@ -184,7 +184,7 @@ class HintServicer(service_grpc.HintServiceServicer):
     async def BidAdvice(self, request, context: grpc.aio.ServicerContext):
         """Bid advice for one seat's hand over seeded random deals, on one worker thread."""
         # Imported here so that this RPC stays one self-contained block of the servicer.
-        from solver.bidding import advise
+        from solver.hidden.bidding import advise
         from texas42.v1 import bidding_pb2 as bid_pb
 
         from . import bid_convert

@@ -11,7 +11,7 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from solver.errors import quoted
+from solver.game.errors import quoted
 
 #: ErrorInfo domain of every reason code this service sends.
 ERROR_DOMAIN = "texas42.v1"

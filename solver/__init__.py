@@ -3,15 +3,75 @@
 >>> from solver import Position, solve
 >>> result = solve(Position(json_text))
 >>> result.value, result.makes, result.moves
+
+This module is the public face: every name in ``__all__`` is imported from here.
+The package inside is built in layers, each importing only those below it:
+
+- `solver.game`: the game as data (tiles, rules, contracts, positions, views,
+  the JSON reader, the errors of bad input);
+- `solver.search`: the double-dummy search and its queries (solve,
+  make-or-set, deal tables, hand analysis, Moon discards);
+- `solver.hidden`: what one seat cannot see (consistent deals, the dealer,
+  hints, bid advice);
+- `solver.play`: bots, the duplicate arena, calibration runs;
+- `solver.show`: pictures (the text diagram, SVG, the arena report, the web page);
+- the faces on top: `solver.cli` (``t42``), `solver.batch`, and the ``server`` package.
+
+Names of the upper layers (hints, bid advice, deals, tables, analysis) are
+imported when first used, so that ``import solver`` stays quick for a
+program that only solves positions.
 """
 
-from ._core import CancelToken
-from .discard import DiscardTable, best_discards
-from .errors import ArgumentError, PositionError, SearchCancelled
-from .position import SEATS, Contract, Position
-from .solve import DealSolver, MakeOrSetResult, SolveResult, legal_moves, make_or_set, solve
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .game.errors import ArgumentError, PositionError, SearchCancelled
+from .game.position import SEATS, Contract, Position
+from .search._core import CancelToken
+from .search.discard import DiscardTable, best_discards
+from .search.solve import DealSolver, MakeOrSetResult, SolveResult, legal_moves, make_or_set, solve
+
+#: Public names imported on first use, and the module each comes from.
+_LAZY = {
+    "View": "solver.game.view",
+    "HandAnalysis": "solver.search.analysis", "analyze_hand": "solver.search.analysis",
+    "DealTable": "solver.search.table", "solve_deal": "solver.search.table",
+    "count_deals": "solver.hidden.deals", "sample_deals": "solver.hidden.deals",
+    "enumerate_deals": "solver.hidden.deals", "iter_deals": "solver.hidden.deals",
+    "Dealer": "solver.hidden.dealer",
+    "Hint": "solver.hidden.hint", "hint": "solver.hidden.hint",
+    "BidAdvice": "solver.hidden.bidding", "advise": "solver.hidden.bidding",
+}
+
+if TYPE_CHECKING:  # what a type checker sees of the names above
+    from .game.view import View
+    from .hidden.bidding import BidAdvice, advise
+    from .hidden.dealer import Dealer
+    from .hidden.deals import count_deals, enumerate_deals, iter_deals, sample_deals
+    from .hidden.hint import Hint, hint
+    from .search.analysis import HandAnalysis, analyze_hand
+    from .search.table import DealTable, solve_deal
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'solver' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value   # the next look-up finds it directly
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
-    "ArgumentError", "CancelToken", "Contract", "DealSolver", "DiscardTable", "MakeOrSetResult", "Position", "PositionError",
-    "SEATS", "SearchCancelled", "SolveResult", "best_discards", "legal_moves", "make_or_set", "solve",
+    "ArgumentError", "BidAdvice", "CancelToken", "Contract", "DealSolver", "DealTable", "Dealer",
+    "DiscardTable", "HandAnalysis", "Hint", "MakeOrSetResult", "Position", "PositionError",
+    "SEATS", "SearchCancelled", "SolveResult", "View", "advise", "analyze_hand",
+    "best_discards", "count_deals", "enumerate_deals", "hint", "iter_deals", "legal_moves",
+    "make_or_set", "sample_deals", "solve", "solve_deal",
 ]

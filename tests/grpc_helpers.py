@@ -17,7 +17,7 @@ from grpc_status import rpc_status
 
 from server.convert import position_from_json
 from server.pool import HOLD_FILE_ENV
-from solver.tiles import NAMES
+from solver.game.tiles import NAMES
 from texas42.v1 import position_pb2 as pb
 
 T = TypeVar("T")

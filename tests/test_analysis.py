@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from solver import CancelToken, Position, PositionError, SearchCancelled, legal_moves, solve
-from solver.analysis import analyze_hand
+from solver.search.analysis import analyze_hand
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS_FILE = ROOT / "examples" / "hands.jsonl"

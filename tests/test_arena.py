@@ -14,13 +14,13 @@ import statistics
 import pytest
 
 from solver import Position, solve
-from solver.arena import (HandRecord, deal_for_pair, gap_share, longest_suit, run_arena,
-                          summarize)
-from solver.bots import CheatBot, RuleBot, seat_view
-from solver.position import SEATS
-from solver.rules import TRUMP
-from solver.stats import mcnemar, mean_of, t_quantile_975, wilson_interval
-from solver.tiles import ENDS, parse_tile
+from solver.game.position import SEATS
+from solver.game.rules import TRUMP
+from solver.game.tiles import ENDS, parse_tile
+from solver.hidden.stats import mcnemar, mean_of, t_quantile_975, wilson_interval
+from solver.play.arena import (HandRecord, deal_for_pair, gap_share, longest_suit, run_arena,
+                               summarize)
+from solver.play.bots import CheatBot, RuleBot, seat_view
 
 PIPS = ("blanks", "ones", "deuces", "treys", "fours", "fives", "sixes")
 

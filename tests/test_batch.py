@@ -161,7 +161,7 @@ def test_batch_output_equals_the_sequential_command(job, batch_runs):
 
 def views(count: int) -> list[str]:
     """What the seat to move sees in some of the test positions: its hand, contract, plays."""
-    from solver.position import SEATS, Position
+    from solver.game.position import SEATS, Position
 
     out = []
     for line in positions(count):

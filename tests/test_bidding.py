@@ -12,9 +12,11 @@ from collections import Counter
 import pytest
 
 from solver import CancelToken, PositionError, SearchCancelled, solve
-from solver.bidding import (BidChance, DeclarationAdvice, _setup, advise, bids_on_offer,
-                            deal_others, recommend, settled, wilson)
-from solver.tiles import NAMES
+from solver.game.bid_request import bids_on_offer, read_bid_request
+from solver.game.tiles import NAMES
+from solver.hidden.bidding import (BidChance, DeclarationAdvice, advise, deal_others, recommend,
+                                   settled)
+from solver.hidden.stats import wilson
 
 POINT_TRUMPS = ["blanks", "ones", "deuces", "treys", "fours", "fives", "sixes", "doubles",
                 "follow-me"]
@@ -117,7 +119,7 @@ def test_four_player_moon_counts_the_sides_tricks():
 
 
 def test_dealt_hands_are_uniform_chi_square():
-    setup = _setup(FIVE_DOUBLES, "N", "42", 4, None, "high", 0.75, ["sixes"])
+    setup = read_bid_request(FIVE_DOUBLES, "N", "42", 4, None, "high", 0.75, ["sixes"])
     rng = random.Random(2024)
     n = 3000
     counts: Counter = Counter()
@@ -140,7 +142,7 @@ def test_dealt_hands_are_uniform_chi_square():
 
 def test_three_player_moon_deals_the_widow_uniformly_too():
     hand = ["6-6", "6-4", "5-5", "4-4", "3-3", "2-2", "1-1"]
-    setup = _setup(hand, "E", "moon", 3, None, "high", 0.75, ["sixes"])
+    setup = read_bid_request(hand, "E", "moon", 3, None, "high", 0.75, ["sixes"])
     rng = random.Random(7)
     widows = Counter(deal_others(rng, setup)[1] for _ in range(3000))
     assert len(widows) == 15 and 0 not in [NAMES.index(t) for t in hand]
@@ -344,7 +346,8 @@ def test_cli_bad_hand_is_one_line_and_exit_2(args, message):
 
 
 def test_calibration_table_bins_predictions_against_outcomes():
-    from solver.calibration import calibration_markdown, calibration_table
+    from solver.hidden.calibration import calibration_table
+    from solver.play.calibration_run import calibration_markdown
 
     pairs = [(0.05, False), (0.08, True), (0.95, True), (1.0, True), (1.0, False), (0.5, True)]
     table = calibration_table(pairs)
@@ -359,8 +362,8 @@ def test_calibration_table_bins_predictions_against_outcomes():
 
 
 def test_shipped_calibration_map_is_monotone_and_respects_its_bins():
-    from solver.calibration import bid_calibration
-    from solver.stats import wilson_interval
+    from solver.hidden.calibration import bid_calibration
+    from solver.hidden.stats import wilson_interval
 
     cal = bid_calibration()
     assert cal.source["hands"] == 326 and cal.source["seed"] == 1
@@ -381,7 +384,7 @@ def test_shipped_calibration_map_is_monotone_and_respects_its_bins():
 
 
 def test_calibration_map_pools_falling_bins_and_skips_empty_ones():
-    from solver.calibration import CalibrationMap, calibration_table
+    from solver.hidden.calibration import CalibrationMap, calibration_table
 
     pairs = [(0.25, False)] * 3 + [(0.25, True)] + [(0.45, True)] * 3 + [(0.45, False)] + \
         [(0.55, False)] * 3 + [(0.55, True)] + [(0.95, True)] * 9 + [(0.95, False)]

@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from solver.bidding import advise
-from solver.calibration import (CALIBRATION_BID, POINT_DECLARATIONS, CalibrationRecord,
-                                bid_chances, calibrated_p_make, calibration_table, pairs_of,
-                                pairs_over_bids, play_calibration_hand, run_calibration)
-from solver.dealer import Dealer
-from solver.position import Position
-from solver.tiles import NAMES
+from solver.game.position import Position
+from solver.game.tiles import NAMES
+from solver.hidden.bidding import advise
+from solver.hidden.calibration import calibrated_p_make, calibration_table
+from solver.hidden.dealer import Dealer
+from solver.play.calibration_run import (CALIBRATION_BID, POINT_DECLARATIONS, CalibrationRecord,
+                                         bid_chances, pairs_of, pairs_over_bids,
+                                         play_calibration_hand, run_calibration)
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = {"advice_deals": 6, "hint_deals": 3}

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from solver import Position
-from solver import tiles as T
-from solver.dealer import Dealer
-from solver.deals import count_deals, sample_deals, tile_probabilities
-from solver.view import View
+from solver.game import tiles as T
+from solver.game.view import View
+from solver.hidden.dealer import Dealer
+from solver.hidden.deals import count_deals, sample_deals, tile_probabilities
 from view_cases import assert_probabilities_match, read_cases
 
 VIEW_CASES = read_cases("views.jsonl")

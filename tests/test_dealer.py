@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from solver import Position, PositionError
-from solver import tiles as T
-from solver.dealer import Dealer, deal, deals
-from solver.position import MOON3_SET
+from solver.game import tiles as T
+from solver.game.position import MOON3_SET
+from solver.hidden.dealer import Dealer, deal, deals
 
 DEALS_42 = math.factorial(28) // math.factorial(7) ** 4
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from solver import CancelToken, PositionError, SearchCancelled, solve
-from solver.discard import MOON_DECLARATIONS, best_discards
+from solver.search.discard import MOON_DECLARATIONS, best_discards
 
 #: The 22 tiles of three-player Moon (no 1-0 ... 6-0), written out here
 #: rather than taken from the package.

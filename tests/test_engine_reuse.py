@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from solver import DealSolver, Position, make_or_set
-from solver.tiles import NAMES
+from solver.game.tiles import NAMES
 
 SEATS = ("N", "E", "S", "W")
 
@@ -75,7 +75,7 @@ DOUBLES = ("high", "low", "suit")
 
 
 def test_one_shot_queries_keep_few_engines_with_large_tables():
-    solve_module = sys.modules["solver.solve"]
+    solve_module = sys.modules["solver.search.solve"]
     kept = solve_module._kept
     kept.__dict__.clear()  # this thread's kept engines
     rng = random.Random(4)

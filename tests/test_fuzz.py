@@ -13,7 +13,7 @@ properties:
   the lines `t42 report` reads, CountDeals requests and views' deal counts too;
 * an accepted position round-trips: ``Position(p.to_json()) == p``, from its
   JSON text too, and through the proto message of the gRPC API; so does an
-  accepted view (`solver.view.View`);
+  accepted view (`solver.game.view.View`);
 * a tile accepted in any spelling means the same tile as its ``H-L`` form.
 
 Budget: about 20 s. ``T42_FUZZ_SCALE=50 pytest tests/test_fuzz.py`` runs
@@ -38,17 +38,18 @@ from hypothesis import strategies as st
 
 from server import bid_convert, convert, hint_convert
 from solver import Position, PositionError
-from solver import tiles as T
-from solver._core import CancelToken
-from solver.analysis import analyze_hand, parse_record
-from solver.bidding import MAX_DEALS, advise, request_from_json
-from solver.deals import count_deals, tile_probabilities
-from solver.discard import best_discards
-from solver.errors import ArgumentError, SearchCancelled
-from solver.hint import hint
-from solver.report import read_report
-from solver.table import parse_deal
-from solver.view import View
+from solver.game import tiles as T
+from solver.game.bid_request import request_from_json
+from solver.game.errors import ArgumentError, SearchCancelled
+from solver.game.view import View
+from solver.hidden.bidding import MAX_DEALS, advise
+from solver.hidden.deals import count_deals, tile_probabilities
+from solver.hidden.hint import hint
+from solver.search._core import CancelToken
+from solver.search.analysis import analyze_hand, parse_record
+from solver.search.discard import best_discards
+from solver.search.table import parse_deal
+from solver.show.report import read_report
 from texas42.v1 import bidding_pb2 as bid_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_pb2

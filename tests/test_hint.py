@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from solver import CancelToken, PositionError, SearchCancelled, solve
-from solver.deals import MAX_ENUMERATION_LIMIT, enumerate_deals, sample_deals
-from solver.hint import hint
-from solver.position import Position
-from solver.view import View
+from solver.game.position import Position
+from solver.game.view import View
+from solver.hidden.deals import MAX_ENUMERATION_LIMIT, enumerate_deals, sample_deals
+from solver.hidden.hint import hint
 
 CASES = Path(__file__).parent / "cases"
 MAX_DEFAULT_COUNT = 3000

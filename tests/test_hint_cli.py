@@ -6,8 +6,8 @@ import json
 import subprocess
 import sys
 
-from solver.arena import records_from_json, summarize
-from solver.hint import hint
+from solver.hidden.hint import hint
+from solver.play.arena import records_from_json, summarize
 from view_cases import read_cases
 
 CASES = {c["id"]: c for c in read_cases("views.jsonl")}

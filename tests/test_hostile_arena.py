@@ -28,13 +28,13 @@ import pytest
 
 import server
 import solver
-from solver import arena
-from solver import tiles as T
-from solver.arena import deal_for_pair, play_hand, run_arena
-from solver.bots import BOT_NAMES, CheatBot, make_bot, seat_view
-from solver.errors import ArgumentError, PositionError
-from solver.position import SEATS, Position
-from solver.view import View
+from solver.game import tiles as T
+from solver.game.errors import ArgumentError, PositionError
+from solver.game.position import SEATS, Position
+from solver.game.view import View
+from solver.play import arena
+from solver.play.arena import deal_for_pair, play_hand, run_arena
+from solver.play.bots import BOT_NAMES, CheatBot, make_bot, seat_view
 
 TIMEOUT = 120     # seconds: a hung command fails the test instead of hanging the suite
 
@@ -148,8 +148,8 @@ def test_an_error_in_a_worker_process_reaches_the_caller():
     # A pair that raises in a worker: the caller gets the same error, not a pool that
     # waits for good (the subprocess's timeout fails the test if it hangs).
     out = _run("""
-import json, solver.arena as a
-from solver.errors import PositionError
+import json, solver.play.arena as a
+from solver.game.errors import PositionError
 real = a.play_pair
 def play_pair(pair, *rest):
     if pair == 1:
@@ -169,7 +169,7 @@ except PositionError as exc:
 
 def test_an_error_that_does_not_pickle_still_reaches_the_caller():
     out = _run("""
-import solver.arena as a
+import solver.play.arena as a
 class Odd(Exception):
     def __init__(self, x, y):
         super().__init__(f"odd {x} {y}")
@@ -249,7 +249,7 @@ def test_run_arena_refuses_huge_arguments_before_playing(kwargs, field):
     # In a child Python with a bounded address space and no process pool: these are the
     # values that built a job list of 2**63 pairs, or forked without bound.
     out = _run(f"""
-import json, solver.arena as a
+import json, solver.play.arena as a
 a.play_pair = lambda *args: sys.exit("a pair was played")
 try:
     a.run_arena("hint", "random", **{{"pairs": 1, **{kwargs!r}}})

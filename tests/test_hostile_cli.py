@@ -235,7 +235,7 @@ def test_report_refuses_a_broken_batch_settings_file(tmp_path):
 
 
 def test_a_report_line_error_pickles():
-    from solver.report import ReportLineError, read_report
+    from solver.show.report import ReportLineError, read_report
 
     with pytest.raises(ReportLineError) as caught:
         read_report([b"{}\n", b"[]\n"])

@@ -29,15 +29,15 @@ from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_helpers import Hold, assert_invalid, bad_request, scrape, wait_for
 
-import solver.bidding as bidding
-import solver.hint as hint_module
+import solver.hidden.bidding as bidding
+import solver.hidden.hint as hint_module
 from server.convert import view_from_json
 from server.launcher import ServerProcess
 from solver import CancelToken, PositionError, SearchCancelled
-from solver.bidding import DEAL_BATCH, MAX_DEALS, advise
-from solver.deals import MAX_ENUMERATION_LIMIT
-from solver.hint import DRAW_BATCH, hint
-from solver.view import View
+from solver.game.view import View
+from solver.hidden.bidding import DEAL_BATCH, MAX_DEALS, advise
+from solver.hidden.deals import MAX_ENUMERATION_LIMIT
+from solver.hidden.hint import DRAW_BATCH, hint
 from texas42.v1 import bidding_pb2 as bid_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_pb2

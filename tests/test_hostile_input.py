@@ -23,10 +23,10 @@ from grpc_helpers import assert_invalid, bad_request
 
 from server import convert
 from solver import Position, PositionError, solve
-from solver.analysis import parse_record
-from solver.discard import best_discards
-from solver.table import parse_deal
-from solver.view import View
+from solver.game.view import View
+from solver.search.analysis import parse_record
+from solver.search.discard import best_discards
+from solver.search.table import parse_deal
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
 

@@ -35,8 +35,8 @@ from grpc_helpers import Metric
 from server.convert import deal_from_json, hand_record_from_json, position_from_json
 from server.launcher import ServerProcess, t42_command
 from solver import PositionError
-from solver.analysis import parse_record
-from solver.view import View
+from solver.game.view import View
+from solver.search.analysis import parse_record
 from texas42.v1 import hint_service_pb2 as hs
 
 ROOT = Path(__file__).resolve().parent.parent

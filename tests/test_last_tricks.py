@@ -2,7 +2,7 @@
 
 With two tricks left the search stops ordering moves and copying its state:
 a small alpha-beta on local variables plays out the trick under way and the
-last one (see `two_left` in solver/_core.pyx). What it could get wrong:
+last one (see `two_left` in solver/search/_core.pyx). What it could get wrong:
 
 * the value, from any point of the last-but-one trick (0 to 3 tiles played),
   for every declaration, plunge and splash, and Moon with three players;

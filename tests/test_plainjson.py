@@ -1,4 +1,4 @@
-"""JSON documents read through the C shortcuts of solver.jsondoc (solver/_plainjson.pyx).
+"""JSON documents read through the C shortcuts of solver.game.jsondoc (solver/game/_plainjson.pyx).
 
 `check_document` returns at once for a document `is_plain` recognises, and
 `parse_json` decodes without the repeated-key hook when the colons of the
@@ -14,8 +14,8 @@ import random
 import pytest
 
 from solver import PositionError
-from solver import jsondoc
-from solver._plainjson import count_keys, is_plain
+from solver.game import jsondoc
+from solver.game._plainjson import count_keys, is_plain
 
 
 def verdict(text: str):

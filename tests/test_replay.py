@@ -1,4 +1,4 @@
-"""The fast position reader (solver/_replay.pyx) against Position's own reader.
+"""The fast position reader (solver/game/_replay.pyx) against Position's own reader.
 
 `Position` reads a plain dict of the usual shape in C and anything else (any
 other mapping, unusual spellings, every error) the slow way. A mapping that is
@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from solver import Position, PositionError, make_or_set, solve
-from solver._replay import read
-from solver.tiles import NAMES, name_of
+from solver.game._replay import read
+from solver.game.tiles import NAMES, name_of
 
 DECLARATIONS = [("sixes", "high"), ("blanks", "high"), ("doubles", "high"), ("4", "high"),
                 ("follow-me", "high"), ("follow-me", "low"), ("follow-me", "suit"),
@@ -169,8 +169,8 @@ def test_fast_reader_declines_what_it_does_not_read(document):
 def test_tiles_are_read_as_the_spelling_table_reads_them():
     from itertools import product
 
-    from solver._replay import spelled_tile
-    from solver.tiles import SPELLINGS
+    from solver.game._replay import spelled_tile
+    from solver.game.tiles import SPELLINGS
     texts = ["".join(p) for n in range(4) for p in product("0123456789-: x", repeat=n)]
     texts += ["".join(p) for p in product("067-: x", repeat=4)]
     texts += ["٦-٤", "６-４", "6-4\n", " 64", "6\u20134"]

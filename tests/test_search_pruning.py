@@ -22,7 +22,7 @@ import pytest
 
 import reference as R
 from solver import DealSolver, Position, solve
-from solver.tiles import name_of
+from solver.game.tiles import name_of
 from test_reference import _play_to, make_42, make_moon, reference
 
 DECLARATIONS = R.PIP_NAMES + ("doubles", "follow-me", "sevens")

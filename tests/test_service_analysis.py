@@ -24,9 +24,9 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 )
 
 from server.convert import deal_from_json, hand_record_from_json
-from solver.analysis import analyze_hand
-from solver.table import solve_deal
-from solver.tiles import NAMES
+from solver.game.tiles import NAMES
+from solver.search.analysis import analyze_hand
+from solver.search.table import solve_deal
 from texas42.v1 import deal_table_pb2 as table_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_service_pb2 as service_pb

@@ -11,7 +11,7 @@ import grpc
 import pytest
 from grpc_helpers import assert_invalid, scrape, wait_for
 
-from solver.bidding import advise
+from solver.hidden.bidding import advise
 from texas42.v1 import bidding_pb2 as bid_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import position_pb2 as pb

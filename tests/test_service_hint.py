@@ -8,7 +8,7 @@ import pytest
 
 from grpc_helpers import assert_invalid, scrape, wait_for
 from server.convert import view_from_json
-from solver.hint import hint
+from solver.hidden.hint import hint
 from texas42.v1 import hint_pb2
 from texas42.v1 import position_pb2 as pb
 from view_cases import read_cases

@@ -12,7 +12,7 @@ from grpc_helpers import assert_invalid, bad_request
 from server.convert import ENUM_OF_PLACE, view_from_json, view_to_json
 from server.launcher import ServerProcess
 from solver import PositionError
-from solver.deals import count_deals, tile_probabilities
+from solver.hidden.deals import count_deals, tile_probabilities
 from texas42.v1 import position_pb2 as pb
 from texas42.v1 import view_pb2 as view_pb
 from view_cases import assert_probabilities_match, bad_view_cases, read_cases

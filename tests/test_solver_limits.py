@@ -13,7 +13,7 @@ import pytest
 
 from solver import (ArgumentError, CancelToken, DealSolver, Position, SearchCancelled,
                     make_or_set, solve)
-from solver._core import Engine
+from solver.search._core import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = Position(json.loads((ROOT / "examples/deal.json").read_text()))  # W, fours: 31

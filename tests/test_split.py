@@ -1,4 +1,4 @@
-"""One search on two threads (solver.split): the same answers, and it stops when told.
+"""One search on two threads (solver.search.split): the same answers, and it stops when told.
 
 The case files go through ``threads=2`` (every move scored, the exact value,
 make-or-set, the optimal moves only) and must give exactly the one-thread
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from solver import CancelToken, DealSolver, Position, SearchCancelled, make_or_set, solve
-from solver import split
-from solver._core import Engine
-from solver.errors import ArgumentError
+from solver.game.errors import ArgumentError
+from solver.search import split
+from solver.search._core import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = json.loads((ROOT / "examples" / "deal.json").read_text())  # W, fours: 31

@@ -17,11 +17,11 @@ import pytest
 
 from server.launcher import t42_command
 from solver import Position, solve
-from solver import tiles as T
-from solver.analysis import analyze_hand
-from solver.hint import Hint, MoveFigures, hint
-from solver.svg import analysis_svg, hint_label, position_svg, solution_svg, view_svg
-from solver.view import View
+from solver.game import tiles as T
+from solver.game.view import View
+from solver.hidden.hint import Hint, MoveFigures, hint
+from solver.search.analysis import analyze_hand
+from solver.show.svg import analysis_svg, hint_label, position_svg, solution_svg, view_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL = json.loads((ROOT / "examples" / "deal.json").read_text())

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from solver import CancelToken, PositionError, SearchCancelled, make_or_set, solve
-from solver.table import SeatBest, best_for_seat, bid_made, solve_deal
+from solver.search.table import SeatBest, best_for_seat, bid_made, solve_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "deal.json"

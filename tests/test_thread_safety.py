@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from solver import CancelToken, DealSolver, Position
-from solver._core import Aborted
+from solver.search._core import Aborted
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = json.loads((ROOT / "examples/deal.json").read_text())  # W, fours: 31

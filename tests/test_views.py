@@ -17,13 +17,13 @@ from collections import Counter
 import pytest
 
 from solver import Position, PositionError
-from solver import tiles as T
-from solver.dealer import Dealer
-from solver.deals import (count_deals, enumerate_deals, iter_deals, sample_deals, sample_hands,
-                          tile_probabilities)
-from solver.position import MOON3_SET, SEATS, partner
-from solver.rules import build_rules, parse_declaration
-from solver.view import View
+from solver.game import tiles as T
+from solver.game.position import MOON3_SET, SEATS, partner
+from solver.game.rules import build_rules, parse_declaration
+from solver.game.view import View
+from solver.hidden.dealer import Dealer
+from solver.hidden.deals import (count_deals, enumerate_deals, iter_deals, sample_deals,
+                                 sample_hands, tile_probabilities)
 from view_cases import assert_probabilities_match, bad_view_cases, read_cases, view_cases
 
 CASES = view_cases()

@@ -20,15 +20,15 @@ import pytest
 
 from server.launcher import ServerProcess
 from solver import Position, PositionError, solve
-from solver.analysis import analyze_hand, parse_record
-from solver.hint import hint
-from solver.position import POSITION_FIELDS
-from solver.svg import hint_label
+from solver.game.position import POSITION_FIELDS
+from solver.hidden.hint import hint
+from solver.search.analysis import analyze_hand, parse_record
+from solver.show.svg import hint_label
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL = json.loads((ROOT / "examples" / "deal.json").read_text())
 RECORDS = [json.loads(line) for line in (ROOT / "examples" / "hands.jsonl").read_text().splitlines()]
-EXAMPLES = json.loads((ROOT / "solver" / "web" / "examples.json").read_text())
+EXAMPLES = json.loads((ROOT / "solver" / "show" / "web" / "examples.json").read_text())
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync"]
@@ -206,7 +206,7 @@ def test_the_analysis_marks_the_costly_plays_of_every_example_hand(page, artifac
 
 
 def test_deal_table_matches_the_api(page):
-    from solver.table import solve_deal
+    from solver.search.table import solve_deal
     open_page(page)
     pick_example(page, "Deal: W", 1)
     page.wait_for_selector("#deal-panel:not([hidden])")

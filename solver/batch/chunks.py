@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
-from ..cli.common import blank_line
+from ..game.jsondoc import blank_line
 
 
 @dataclass

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping
 
 from ..cli import analyze_cmd, arena_cmd, bid_cmd, discard_cmd, hint_cmd, solve_cmd, table_cmd
 from ..cli.common import dumps_json, error_json, parse_line
-from ..errors import PositionError
+from ..game.errors import PositionError
 
 
 @dataclass(frozen=True)

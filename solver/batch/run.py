@@ -24,7 +24,7 @@ import uuid
 from dataclasses import asdict, dataclass
 from typing import Any, Iterator
 
-from ..errors import quoted
+from ..game.errors import quoted
 from .chunks import Chunk, open_input, read_chunks
 from .jobs import JOBS, run_chunk
 from .store import BatchError, OutputDir

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Callable
 
-from ..analysis import HandAnalysis, analyze_hand
+from ..search.analysis import HandAnalysis, analyze_hand
 from .common import count_records, guarded, read_records, run_records
 
 

@@ -7,11 +7,11 @@ import json
 import sys
 from typing import Callable
 
-from ..arena import (MAX_HINT_DEALS, MAX_PAIRS, MAX_WORKERS, ArenaStats, check_run,
-                     pair_from_json, play_pair, run_arena, stderr_progress, summarize)
-from ..bots import BOT_NAMES
-from ..errors import PositionError, quoted
-from ..hint import default_threads
+from ..game.errors import PositionError, quoted
+from ..hidden.hint import default_threads
+from ..play.arena import (MAX_HINT_DEALS, MAX_PAIRS, MAX_WORKERS, ArenaStats, check_run,
+                          pair_from_json, play_pair, run_arena, stderr_progress, summarize)
+from ..play.bots import BOT_NAMES
 from .common import guarded
 
 

@@ -9,8 +9,8 @@ import sys
 
 from ..batch.jobs import JOBS
 from ..batch.run import CONNECT_TIMEOUT
-from ..errors import quoted
-from ..hint import OBJECTIVES
+from ..game.errors import quoted
+from ..hidden.hint import OBJECTIVES
 from .common import EXIT_BAD_INPUT, EXIT_OK, guarded
 
 #: Longest --connect-timeout (a day).

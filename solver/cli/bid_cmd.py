@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable
 
-from ..bidding import MAX_DEALS, BidAdvice, advise, request_from_json
-from ..deals import check_deal_count, check_seconds
-from ..errors import PositionError, quoted
+from ..game.bid_request import request_from_json
+from ..game.errors import PositionError, quoted
+from ..hidden.bidding import MAX_DEALS, BidAdvice, advise
+from ..hidden.deals import check_deal_count, check_seconds
 from .common import InputError, Record, guarded, read_records, run_records
 
 #: More digits than any bid has: such a call is refused before it is read as a number.

@@ -13,8 +13,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
-from ..errors import PositionError, SearchCancelled
-from ..jsondoc import decode, parse_json
+from ..game.errors import PositionError, SearchCancelled
+from ..game.jsondoc import blank_line, decode, parse_json
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -57,7 +57,7 @@ def read_bytes(path: str | None) -> bytes:
 def read_records(path: str | None) -> Iterator[Record]:
     """A whole-file JSON document, or else JSON Lines (one document per non-blank line).
 
-    Input is decoded as JSON text is (`solver.jsondoc.decode`: UTF-8 with or
+    Input is decoded as JSON text is (`solver.game.jsondoc.decode`: UTF-8 with or
     without a byte-order mark, UTF-16, UTF-32). A line that does not decode
     or parse is a bad record of its own; the other lines are still read.
 
@@ -75,21 +75,6 @@ def read_records(path: str | None) -> Iterator[Record]:
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
-
-
-#: What str.strip() strips of ASCII text (bytes.strip() leaves 0x1C-0x1F).
-_ASCII_SPACE = b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
-
-
-def blank_line(line: bytes) -> bool:
-    """Is this line of JSON Lines input blank (skipped)? Whitespace only, as str.strip()
-    sees it; a line that is not UTF-8 is not blank. `t42 batch` skips the same lines."""
-    if line.isascii():
-        return not line.strip(_ASCII_SPACE)
-    try:
-        return not line.decode("utf-8").strip()
-    except UnicodeDecodeError:
-        return False
 
 
 def _stream_records(stream: BinaryIO) -> Iterator[Record]:
@@ -165,7 +150,7 @@ def parse_line(number: int, line: bytes) -> Record:
     """One line of JSON Lines input, as bytes (`t42 batch` judges its lines with this too).
 
     The line is judged without its end (``\\n``, ``\\r\\n``) and decoded as JSON text is
-    (`solver.jsondoc.decode`): a bad line gets the same error, to the column, whichever
+    (`solver.game.jsondoc.decode`): a bad line gets the same error, to the column, whichever
     command reads it.
     """
     line = line.rstrip(b"\r\n")

@@ -8,11 +8,11 @@ import random
 import sys
 from typing import Any, Iterable
 
-from ..dealer import Dealer
-from ..deals import count_deals, iter_deals, iter_sample_deals, tile_probabilities
-from ..errors import PositionError
-from ..jsondoc import parse_json
-from ..view import View
+from ..game.errors import PositionError
+from ..game.jsondoc import parse_json
+from ..game.view import View
+from ..hidden.dealer import Dealer
+from ..hidden.deals import count_deals, iter_deals, iter_sample_deals, tile_probabilities
 from .common import EXIT_BAD_INPUT, EXIT_OK, emit_json, error_line, guarded, read_records
 
 

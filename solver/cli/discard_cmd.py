@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Callable
 
-from ..discard import DiscardTable, best_discards
-from ..tiles import name_of
+from ..game.tiles import name_of
+from ..search.discard import DiscardTable, best_discards
 from .common import guarded, read_records, run_records
 
 

@@ -6,11 +6,11 @@ import argparse
 import itertools
 from typing import Callable
 
-from ..deals import MAX_ENUMERATION_LIMIT
-from ..errors import PositionError
-from ..hint import (DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, MAX_DEALS, OBJECTIVES, Hint,
-                    as_view, check_options, hint)
-from ..view import View
+from ..game.errors import PositionError
+from ..game.view import View
+from ..hidden.deals import MAX_ENUMERATION_LIMIT
+from ..hidden.hint import (DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, MAX_DEALS, OBJECTIVES, Hint,
+                           as_view, check_options, hint)
 from .common import InputError, guarded, read_records, run_records
 
 
@@ -120,7 +120,7 @@ def run_hint(args: argparse.Namespace) -> int:
     pictures = itertools.count(1)
 
     def picture(view: View, h: Hint) -> None:
-        from .. import svg  # only with --svg: not every start pays for its import
+        from ..show import svg  # only with --svg: not every start pays for its import
         try:
             svg.save(svg.view_svg(view, h), args.svg, next(pictures))
         except OSError as exc:

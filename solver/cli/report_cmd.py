@@ -7,9 +7,9 @@ import io
 import sys
 from pathlib import Path
 
-from ..errors import PositionError
-from ..jsondoc import parse_json
-from ..report import ReportLineError, format_report, read_report, write_html
+from ..game.errors import PositionError
+from ..game.jsondoc import parse_json
+from ..show.report import ReportLineError, format_report, read_report, write_html
 from .batch_cmd import missing_extra
 from .common import EXIT_BAD_INPUT, EXIT_OK, guarded
 

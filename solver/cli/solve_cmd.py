@@ -6,8 +6,8 @@ import argparse
 import itertools
 from typing import Any, Callable
 
-from ..position import Position
-from ..solve import make_or_set, solve
+from ..game.position import Position
+from ..search.solve import make_or_set, solve
 from .common import InputError, guarded, read_records, run_records
 
 
@@ -92,7 +92,7 @@ def run_solve(args: argparse.Namespace) -> int:
     pictures = itertools.count(1)
 
     def picture(position: Position, result) -> None:
-        from .. import svg  # only with --svg: not every start pays for its import
+        from ..show import svg  # only with --svg: not every start pays for its import
         try:
             svg.save(svg.solution_svg(position, result), args.svg, next(pictures))
         except OSError as exc:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Callable
 
-from ..position import SEATS
-from ..table import MARK_DECLARATIONS, POINT_DECLARATIONS, DealTable, solve_deal
+from ..game.position import SEATS
+from ..search.table import MARK_DECLARATIONS, POINT_DECLARATIONS, DealTable, solve_deal
 from .common import guarded, read_records, run_records
 
 

@@ -4,8 +4,8 @@ A `Position` is immutable. Building one checks every field (raising
 `PositionError` with the field path and a reason code) and replays the
 plays so far, so that the seat to move, the trick in progress and the
 points already won are known. The contract, the Moon widow and the seat
-layout are read by its base, `solver.contract_layout.ContractLayout`,
-which `solver.view.View` shares.
+layout are read by its base, `solver.game.contract_layout.ContractLayout`,
+which `solver.game.view.View` shares.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class Position(ContractLayout):
         checked = data.__class__ is not dict
         if checked:  # text parsed, a mapping checked (a plain dict: by the reader below)
             data = json_object(data, "position", "a position")
-        # The usual shape of a valid position is read in C (solver/_replay.pyx); any
+        # The usual shape of a valid position is read in C (solver/game/_replay.pyx); any
         # other input, and every error, the slow way below.
         if _read_fast(self, data):
             return
@@ -329,11 +329,11 @@ class Position(ContractLayout):
         return f"Position({self.to_json_str()})"
 
     def _repr_svg_(self) -> str:  # Jupyter shows a position as its picture
-        from .svg import position_svg
+        from ..show.svg import position_svg
         return position_svg(self)
 
     def __str__(self) -> str:
-        from .diagram import render
+        from ..show.diagram import render
 
         return render(self)
 

@@ -28,12 +28,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
-from . import tiles as T
+from ..game import tiles as T
+from ..game.errors import PositionError
+from ..game.jsondoc import check_keys, json_object
+from ..game.position import MOON3_SET, POSITION_FIELDS, SEATS, Position
+from ..game.rules import PIP_NAMES, parse_declaration
 from ._core import CancelToken
-from .errors import PositionError
-from .jsondoc import check_keys, json_object
-from .position import MOON3_SET, POSITION_FIELDS, SEATS, Position
-from .rules import PIP_NAMES, parse_declaration
 from .solve import DealSolver
 
 #: Every Moon declaration, in the order ties are listed.
@@ -56,7 +56,7 @@ class DiscardRow:
     ``value`` is the tricks the declarer takes (0..7) after laying away
     ``discard``; ``makes`` says whether that makes the bid (None when the
     input named no bid); ``position`` is the Moon position the row scores,
-    ready for `solver.solve`.
+    ready for `solver.search.solve`.
     """
 
     trump: str

@@ -1,13 +1,13 @@
 # cython: language_level=3
 """A declaration's rule tables as C arrays, shared by the search core (_core.pyx)
-and the fast position reader (_replay.pyx), so both read solver.rules.Rules the
+and the fast position reader (_replay.pyx), so both read solver.game.rules.Rules the
 same way and the layout is declared once."""
 
 from libc.stdint cimport uint32_t
 
 cdef enum:
     NT = 28         # tiles
-    NCTX = 10       # suit contexts (solver.rules): the seven pips, the doubles, trumps, the lead
+    NCTX = 10       # suit contexts (game.rules): the seven pips, the doubles, trumps, the lead
     LEAD_CTX = 9    # the context of a seat leading to a trick
     MAXTIERS = 8    # follow tiers of one context, at most
 
@@ -24,7 +24,7 @@ cdef struct RuleArrays:
 
 
 cdef inline void fill_rule_arrays(RuleArrays* r, rules) except *:
-    """Copy a solver.rules.Rules into C arrays."""
+    """Copy a solver.game.rules.Rules into C arrays."""
     cdef int c, t, k
     r.trick_points = rules.trick_points
     for t in range(NT):

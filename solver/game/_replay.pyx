@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Positions read fast: the SPEC dict checked and its plays replayed with C arrays.
 
-`read(position, data)` fills a new `solver.position.Position` from the usual
+`read(position, data)` fills a new `solver.game.position.Position` from the usual
 shape of a valid position (exact dicts, lists and strings: what JSON text
 and most programs give) and returns True; for anything else, and for any
 input with something wrong in it, it returns False having changed nothing,
@@ -28,7 +28,7 @@ from .jsondoc import CheckedObject
 from .rules import DOUBLES_OPTIONS, LEAD, build_rules, parse_declaration
 from .tiles import is_double
 
-from ._rule_arrays cimport NT, NCTX, mask_t, RuleArrays, fill_rule_arrays
+from solver.game._rule_arrays cimport NT, NCTX, mask_t, RuleArrays, fill_rule_arrays
 
 # Declarations by the names and aliases written most (exactly as written; any other
 # spelling, padded or upper case, goes the slow way) and by pip number.
@@ -110,7 +110,7 @@ cdef inline int tile_index(int a, int b):
 cdef inline int tile_of(object value):
     """The tile a list item names, or -1 (then the slow path judges it).
 
-    The spellings of `solver.tiles.SPELLINGS` read from the characters, not hashed
+    The spellings of `solver.game.tiles.SPELLINGS` read from the characters, not hashed
     (a tile string from JSON text is a new object, its hash not yet known): ``H-L``,
     ``H:L`` and ``HL`` in either order as ASCII strings, and the numbers 10..66 whose
     digits are pips (tests/test_replay.py checks every short string and number).

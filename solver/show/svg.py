@@ -6,10 +6,10 @@
   value, a hint's figures, ...) with some tiles highlighted as best.
 - `solution_svg`: a position with every legal tile labelled with its
   double-dummy value (a `SolveResult`), the optimal tiles highlighted.
-- `view_svg`: what one seat knows (a `solver.view.View`): its own tiles face
+- `view_svg`: what one seat knows (a `solver.game.view.View`): its own tiles face
   up, the others' as tile backs; with a `Hint`, each legal tile labelled
   with its ``p_make`` and ``mean`` and the best tiles highlighted.
-- `analysis_svg`: a played hand (`solver.analysis.HandAnalysis`) trick by
+- `analysis_svg`: a played hand (`solver.search.analysis.HandAnalysis`) trick by
   trick, each costly play marked with its cost and the tiles that were better.
 
 Every domino is a ``<g class="domino" data-tile="H-L">`` holding two
@@ -24,15 +24,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping, Optional
 from xml.sax.saxutils import escape, quoteattr
 
-from . import tiles as T
+from ..game import tiles as T
 from .diagram import contract_line
 
 if TYPE_CHECKING:
-    from .analysis import HandAnalysis
-    from .hint import Hint, MoveFigures
-    from .position import Position
-    from .solve import SolveResult
-    from .view import View
+    from ..game.position import Position
+    from ..game.view import View
+    from ..hidden.hint import Hint, MoveFigures
+    from ..search.analysis import HandAnalysis
+    from ..search.solve import SolveResult
 
 SEATS = ("N", "E", "S", "W")
 SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -276,7 +276,7 @@ def view_svg(view: "View", hint: Optional["Hint"] = None, *, title: Optional[str
     With the ``hint`` of the view, each legal tile carries its ``p_make`` and
     ``mean`` (`hint_label`) and the best tiles are outlined.
     """
-    from .deals import iter_deals  # any consistent deal: the hidden tiles are never drawn
+    from ..hidden.deals import iter_deals  # any consistent deal: the hidden tiles are never drawn
 
     table = next(iter_deals(view))
     hidden = [seat for seat in table.hands if seat != view.seat]

@@ -7,7 +7,7 @@ holds nothing of the other hands, so a bot cannot peek even by mistake.
 
 * ``random``: a uniformly random legal tile.
 * ``rule``: a casual player's heuristic (see `RuleBot`).
-* ``hint``: the best move of `solver.hint.hint` with N deals from its view.
+* ``hint``: the best move of `solver.hidden.hint.hint` with N deals from its view.
 * ``cheat``: the double-dummy best move on the true deal (an upper bound).
 """
 
@@ -16,12 +16,12 @@ from __future__ import annotations
 import random
 from typing import Protocol, Union
 
-from . import tiles as T
-from .hint import hint
-from .position import SEATS, Position
-from .rules import LEAD, TRUMP
-from .solve import DealSolver
-from .view import View
+from ..game import tiles as T
+from ..game.position import SEATS, Position
+from ..game.rules import LEAD, TRUMP
+from ..game.view import View
+from ..hidden.hint import hint
+from ..search.solve import DealSolver
 
 
 def seat_view(position: Position) -> View:

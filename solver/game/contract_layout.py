@@ -1,7 +1,7 @@
 """A hand's contract and the seat layout it implies, shared by a full deal and a view.
 
-`ContractLayout` is the base of `solver.position.Position` (every hand
-known) and `solver.view.View` (one seat's hand): both read the contract
+`ContractLayout` is the base of `solver.game.position.Position` (every hand
+known) and `solver.game.view.View` (one seat's hand): both read the contract
 and the three-player Moon widow and discard with the same checks and
 `PositionError`s, and derive from the contract the rules, the seats in
 play, who scores and who leads.
@@ -168,7 +168,7 @@ class ContractLayout:
                 raise PositionError("contract.kind", f"{kind} cannot be played as {decl.name}",
                                     "INVALID_CONTRACT")
             need, _ = DOUBLES_NEEDED[kind]
-            # A view (solver.view) may not hold the declarer's hand.
+            # A view (solver.game.view) may not hold the declarer's hand.
             held = sum(1 for t in self.hands.get(seat, ()) if T.is_double(t))
             if held < need and seat in self.hands:
                 raise PositionError("contract.kind", f"{kind} needs {need} doubles in the "

@@ -5,9 +5,9 @@ Moon, the widow). Constraints: tiles fixed in a seat's hand (all seven or
 some), and bounds on how many trumps (of a named declaration) or doubles a
 seat holds. Every deal that satisfies the constraints is equally likely:
 the dealer draws from the same exact table as the view sampler
-(solver.completions), never by rejection. A seed gives the same deals.
+(solver.game.completions), never by rejection. A seed gives the same deals.
 
->>> from solver.dealer import Dealer
+>>> from solver.hidden.dealer import Dealer
 >>> dealer = Dealer(trump="sixes", trumps={"N": (3, 7)})
 >>> deal = dealer.deal(seed=7)                     # a `Deal`
 >>> deal.position({"declarer": "N", "trump": "sixes", "bid": 30})
@@ -20,11 +20,11 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Sequence
 
-from . import tiles as T
-from .completions import Bound, Completions
-from .errors import PositionError
-from .position import MOON3_SET, SEAT_INDEX, SEATS, Position
-from .rules import parse_declaration
+from ..game import tiles as T
+from ..game.completions import Bound, Completions
+from ..game.errors import PositionError
+from ..game.position import MOON3_SET, SEAT_INDEX, SEATS, Position
+from ..game.rules import parse_declaration
 
 WIDOW = "widow"
 

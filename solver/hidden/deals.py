@@ -1,7 +1,7 @@
 """Consistent deals of a view: exact count, exact tile probabilities, uniform draws.
 
 Every function takes a `View` (or its SPEC JSON). The deals come from the
-view's `Completions` table (see solver.completions), so counting is exact,
+view's `Completions` table (see solver.game.completions), so counting is exact,
 probabilities are exact ratios of counts, and draws are uniform by
 construction. Drawn deals are ordinary `Position`s: the full deal as dealt,
 the view's contract and plays.
@@ -14,10 +14,10 @@ import random
 import time
 from typing import Any, Iterator, Mapping, Union
 
-from . import tiles as T
-from .errors import PositionError, quoted
-from .position import SEATS, Position
-from .view import View
+from ..game import tiles as T
+from ..game.errors import PositionError, quoted
+from ..game.position import SEATS, Position
+from ..game.view import View
 
 ViewLike = Union[View, Mapping[str, Any], str]
 

@@ -1,16 +1,16 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""JSON documents of plain values, recognised in C (for solver.jsondoc).
+"""JSON documents of plain values, recognised in C (for solver.game.jsondoc).
 
 `is_plain` says that a document is certainly JSON data of sane depth: exact
 dicts (no other mapping) with ASCII string keys, lists, ASCII strings, integers of a machine
 word, finite floats, booleans and None. What it says yes to, the full check
-(`solver.jsondoc.check_document`) passes; for anything else it says no, and
+(`solver.game.jsondoc.check_document`) passes; for anything else it says no, and
 the full check judges the document and words the error. Nearly every input
 is plain, so the full walk in Python is only paid for the unusual ones.
 
 `object_from_pairs` builds a JSON object for the decoder, or returns None
 when a key appears twice (the caller then names the key). `count_keys`
-counts the keys of a decoded document (see `solver.jsondoc._loads`).
+counts the keys of a decoded document (see `solver.game.jsondoc._loads`).
 """
 
 from cpython.long cimport PyLong_AsLongLongAndOverflow

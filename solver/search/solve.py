@@ -5,7 +5,7 @@ one transposition table) for a deal and contract; positions of the same deal
 and contract reuse what earlier queries learned. A `DealSolver` may be shared
 by threads: a lock lets one call at a time use its engine. With ``threads``
 above one, a query shares the position's moves out between that many threads,
-each with an engine of its own (see `solver.split`).
+each with an engine of its own (see `solver.search.split`).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, TypeVar, Union
 
+from ..game import tiles as T
+from ..game.errors import ArgumentError, PositionError, SearchCancelled
+from ..game.position import SEATS, Position
 from . import split
-from . import tiles as T
 from ._core import Aborted, CancelToken, Engine
 from ._line import optimal_line as walk_line
-from .errors import ArgumentError, PositionError, SearchCancelled
-from .position import SEATS, Position
 
 PositionLike = Union[Position, Mapping[str, Any], str]
 F = TypeVar("F", bound=Callable[..., Any])
@@ -213,7 +213,7 @@ class DealSolver:
         except Aborted:
             raise SearchCancelled("search stopped before it finished") from None
 
-    # -- one query on several threads (see solver.split) ------------------------------------
+    # -- one query on several threads (see solver.search.split) -----------------------------
     def _tricks_left(self) -> int:
         """Tricks left at the engine's position, the one being played included."""
         played = len(self._state[2]) + len(self._plays)

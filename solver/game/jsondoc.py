@@ -243,3 +243,18 @@ def check_keys(obj: Mapping[str, Any], known: tuple[str, ...], where: str, what:
             raise PositionError(f"{where}.{name}" if where else name,
                                 f"unknown field of {what} (known: {', '.join(known)})",
                                 "UNKNOWN_FIELD")
+
+
+#: What str.strip() strips of ASCII text (bytes.strip() leaves 0x1C-0x1F).
+_ASCII_SPACE = b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def blank_line(line: bytes) -> bool:
+    """Is this line of JSON Lines input blank (skipped)? Whitespace only, as str.strip()
+    sees it; a line that is not UTF-8 is not blank. `t42 batch` skips the same lines."""
+    if line.isascii():
+        return not line.strip(_ASCII_SPACE)
+    try:
+        return not line.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return False

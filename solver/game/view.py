@@ -2,7 +2,7 @@
 
 Parsing a `View` checks every field with the same `PositionError`s as a
 `Position` (the contract and the Moon widow are read by their common base,
-`solver.contract_layout.ContractLayout`) and replays the plays to learn
+`solver.game.contract_layout.ContractLayout`) and replays the plays to learn
 what they reveal about the hidden hands:
 
 * who played each tile (the order of play follows from the tiles alone);

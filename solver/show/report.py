@@ -21,11 +21,10 @@ import io
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, TextIO
 
-from .cli.common import blank_line
-from .contract_layout import SEATS
-from .errors import PositionError, key_text, quoted
-from .jsondoc import check_keys, parse_json
-from .rules import parse_declaration
+from ..game.contract_layout import SEATS
+from ..game.errors import PositionError, key_text, quoted
+from ..game.jsondoc import blank_line, check_keys, parse_json
+from ..game.rules import parse_declaration
 
 
 @dataclass

@@ -37,14 +37,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence, Union
 
-from . import tiles as T
-from ._core import Aborted, CancelToken, Engine
+from ..game import tiles as T
+from ..game.errors import PositionError, SearchCancelled, quoted
+from ..game.position import SEATS, Position
+from ..game.view import View
+from ..search._core import Aborted, CancelToken, Engine
 from .deals import (MAX_DEALS, MAX_ENUMERATION_LIMIT, DealBuilder, check_deal_count,
                     check_seconds, check_seed, token_stopped)
-from .errors import PositionError, SearchCancelled, quoted
-from .position import SEATS, Position
 from .stats import Z95, mean_estimate, wilson_interval
-from .view import View
 
 ViewLike = Union[View, Mapping[str, Any], str]
 

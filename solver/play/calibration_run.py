@@ -1,17 +1,11 @@
-"""Calibration of predicted P(make) against what happened at the table.
+"""Measuring bid advice's calibration: hands dealt, advised and played out by bots.
 
-Double-dummy P(make) assumes both sides see every hand; real play does not.
-Given observed pairs (the P(make) bid advice predicted for a contract, and
-whether the contract made when the hand was played out, e.g. by bots in an
-arena), `calibration_table` bins the predictions (0.0-0.1, ..., 0.9-1.0) and
-sets each bin's observed make rate, with a Wilson 95% interval, beside the
-mean prediction.
-
-`play_calibration_hand` makes one such pair: a seeded deal (solver.dealer),
-bid advice for the declarer's hand (the declarer rotates N, E, S, W by hand
-index), then the hand played out by hint bots on all four seats
-(solver.arena's play machinery). `run_calibration` plays many hands over
-several processes and hands each record to a sink as it is played.
+`play_calibration_hand` makes one (predicted P(make), made) pair: a seeded deal
+(solver.hidden.dealer), bid advice for the declarer's hand (the declarer rotates
+N, E, S, W by hand index), then the hand played out by hint bots on all four
+seats (solver.play.arena's play machinery). `run_calibration` plays many hands
+over several processes and hands each record to a sink as it is played;
+`solver.hidden.calibration.calibration_table` bins the pairs.
 
 Which contract is played (``mode``):
 
@@ -26,141 +20,18 @@ Which contract is played (``mode``):
 
 from __future__ import annotations
 
-import functools
-import json
 import multiprocessing
-from dataclasses import asdict, dataclass, field
-from importlib import resources
+from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from . import tiles as T
-from .bidding import advise, wilson
-from .position import SEATS
-
-
-@dataclass(frozen=True)
-class CalibrationBin:
-    """Predictions in [low, high) (the last bin includes 1.0) and how they came out."""
-
-    low: float
-    high: float
-    count: int
-    made: int
-    predicted_sum: float
-
-    @property
-    def predicted(self) -> float | None:
-        return self.predicted_sum / self.count if self.count else None
-
-    @property
-    def observed(self) -> float | None:
-        return self.made / self.count if self.count else None
-
-    def to_json(self) -> dict:
-        low, high = wilson(self.made, self.count)
-        return {"bin": [self.low, self.high], "count": self.count, "made": self.made,
-                "predicted": self.predicted, "observed": self.observed,
-                "observed_low": low if self.count else None,
-                "observed_high": high if self.count else None}
-
-
-def calibration_table(pairs: Iterable[tuple[float, bool]], bins: int = 10
-                      ) -> list[CalibrationBin]:
-    """Bin (predicted P(make), made) pairs into ``bins`` equal bins of the prediction."""
-    counts = [[0, 0, 0.0] for _ in range(bins)]
-    for predicted, made in pairs:
-        if not 0.0 <= predicted <= 1.0:
-            raise ValueError(f"a predicted P(make) lies in [0, 1], not {predicted!r}")
-        k = min(int(predicted * bins), bins - 1)
-        counts[k][0] += 1
-        counts[k][1] += 1 if made else 0
-        counts[k][2] += predicted
-    return [CalibrationBin(round(k / bins, 6), round((k + 1) / bins, 6), int(c), int(m), s)
-            for k, (c, m, s) in enumerate(counts)]
-
-
-def calibrated_p_make(predicted: float, table: list[CalibrationBin]) -> float:
-    """A predicted P(make) mapped through a measured table: the observed make rate of
-    its bin (the prediction itself where the bin is empty). A raw reading, neither
-    monotone nor smooth; `CalibrationMap` is the monotone map the advice applies."""
-    if not 0.0 <= predicted <= 1.0:
-        raise ValueError(f"a predicted P(make) lies in [0, 1], not {predicted!r}")
-    b = table[min(int(predicted * len(table)), len(table) - 1)]
-    return b.observed if b.observed is not None else predicted
-
-
-@dataclass(frozen=True)
-class CalibrationMap:
-    """A monotone map from a predicted P(make) to the make rate measured at the table.
-
-    Built from a calibration table (`from_table`): the bins that hold
-    predictions become knots (the bin's mean prediction, its observed make
-    rate). Where a bin's rate falls below the rate of a bin under it (noise:
-    a higher prediction cannot make less often), the two are pooled, weighted
-    by their counts, until the rates rise (pool adjacent violators: the
-    isotonic fit of the bins). Between knots the map is linear; below the
-    first knot it runs from (0, 0) (a contract the defence sets on every deal
-    double dummy); above the last it stays at the last knot's rate (no
-    measurement says more). ``source`` describes the measurement (hands,
-    seed, ...), for the answers that use the map.
-    """
-
-    knots: tuple[tuple[float, float], ...]
-    source: dict = field(default_factory=dict, compare=False, hash=False)
-
-    @classmethod
-    def from_table(cls, table: Sequence[CalibrationBin], source: dict | None = None
-                   ) -> "CalibrationMap":
-        blocks: list[list[float]] = []     # [count, made, sum of predictions], rising rates
-        for b in table:
-            if not b.count:
-                continue
-            blocks.append([b.count, b.made, b.predicted_sum])
-            while len(blocks) > 1 and blocks[-2][1] * blocks[-1][0] > blocks[-1][1] * blocks[-2][0]:
-                count, made, total = blocks.pop()
-                blocks[-1][0] += count
-                blocks[-1][1] += made
-                blocks[-1][2] += total
-        if not blocks:
-            raise ValueError("a calibration table needs at least one prediction")
-        knots = [(total / count, made / count) for count, made, total in blocks]
-        if knots[0][0] > 0.0:
-            knots.insert(0, (0.0, 0.0))
-        return cls(tuple(knots), dict(source or {}))
-
-    def __call__(self, predicted: float) -> float:
-        if not 0.0 <= predicted <= 1.0:
-            raise ValueError(f"a predicted P(make) lies in [0, 1], not {predicted!r}")
-        knots = self.knots
-        if predicted <= knots[0][0]:
-            return knots[0][1]
-        for (x0, y0), (x1, y1) in zip(knots, knots[1:]):
-            if predicted <= x1:
-                return y0 + (y1 - y0) * (predicted - x0) / (x1 - x0)
-        return knots[-1][1]
-
-    def to_json(self) -> dict:
-        return {**self.source, "knots": [[round(x, 6), round(y, 6)] for x, y in self.knots]}
-
-
-#: The package's measured table (see `bid_calibration`).
-BID_CALIBRATION_FILE = "bid_calibration.json"
-
-
-@functools.lru_cache(maxsize=1)
-def bid_calibration() -> CalibrationMap:
-    """The calibration `advise(..., calibrated=True)` applies: bid advice's P(make)
-    against hint bots playing the hand out (bench/README.md, "Bid advice
-    calibration"), shipped with the package in ``solver/data``, with its provenance
-    (hands, seed, deals of the advice and of the hints) as the map's ``source``."""
-    data = json.loads(resources.files("solver.data").joinpath(BID_CALIBRATION_FILE)
-                      .read_text(encoding="utf-8"))
-    table = [CalibrationBin(low, high, b["count"], b["made"],
-                            (b["predicted"] or 0.0) * b["count"])
-             for b in data["bins"] for low, high in [b["bin"]]]
-    source = {k: data[k] for k in ("hands", "seed", "mode", "advice_deals", "hint_deals",
-                                   "measured")}
-    return CalibrationMap.from_table(table, source)
+from ..game import tiles as T
+from ..game.position import SEATS
+from ..hidden.bidding import advise
+from ..hidden.calibration import CalibrationBin
+from ..hidden.dealer import Dealer
+from ..hidden.stats import wilson
+from .arena import play_hand
+from .bots import make_bot
 
 
 def calibration_markdown(table: list[CalibrationBin]) -> str:
@@ -221,9 +92,6 @@ def play_calibration_hand(hand: int, seed: int, *, mode: str = "bid30", advice_d
 
     None when ``mode`` is ``"advised"`` and the advice is to pass.
     """
-    from .arena import play_hand   # the arena imports the bots (and the hint search)
-    from .bots import make_bot
-    from .dealer import Dealer
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     hand_seed = _hand_seed(seed, hand)
@@ -326,6 +194,5 @@ def pairs_over_bids(records: Iterable[CalibrationRecord], bids: Sequence[int] = 
     return out
 
 
-__all__ = ["CalibrationBin", "CalibrationMap", "CalibrationRecord", "bid_calibration", "bid_chances", "calibrated_p_make",
-           "calibration_markdown", "calibration_table", "pairs_of", "pairs_over_bids",
-           "play_calibration_hand", "run_calibration"]
+__all__ = ["CalibrationRecord", "calibration_markdown", "pairs_of", "pairs_over_bids",
+           "play_calibration_hand", "run_calibration", "bid_chances"]

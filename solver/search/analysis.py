@@ -29,11 +29,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
-from . import tiles as T
+from ..game import tiles as T
+from ..game.errors import PositionError, key_text, quoted
+from ..game.jsondoc import check_keys, json_object
+from ..game.position import POSITION_FIELDS, SEATS, Contract, Position
 from ._core import CancelToken
-from .errors import PositionError, key_text, quoted
-from .jsondoc import check_keys, json_object
-from .position import POSITION_FIELDS, SEATS, Contract, Position
 from .solve import DealSolver
 
 RecordLike = Union[Mapping[str, Any], str, bytes]

@@ -10,7 +10,7 @@ tile never changes), so that 30-bit number is the table key, and an entry
 stores lower and upper bounds on the points still to come.
 
 Nothing here touches a Python object while searching: the rules arrive as
-C tables (built from `solver.rules.Rules`), hands are 28-bit masks, and the
+C tables (built from `solver.game.rules.Rules`), hands are 28-bit masks, and the
 search runs with the GIL released.
 """
 
@@ -18,7 +18,7 @@ import math
 import numbers
 import operator
 
-from .errors import ArgumentError
+from ..game.errors import ArgumentError
 
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
@@ -51,7 +51,8 @@ cdef extern from *:
     """
     const void* t42_last_table
 
-from ._rule_arrays cimport NT, NCTX, LEAD_CTX, MAXTIERS, mask_t, RuleArrays, fill_rule_arrays
+from solver.game._rule_arrays cimport (NT, NCTX, LEAD_CTX, MAXTIERS, mask_t, RuleArrays,
+                                      fill_rule_arrays)
 
 cdef enum:
     MAXDEPTH = 32
@@ -313,7 +314,7 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
 
     Each tile is scored by who probably takes the trick after it (see
     likely_winner) and by the weights of the mover's ordering profile: the
-    rules' data (solver.rules.Ordering) for seats that want tricks, as in the
+    rules' data (solver.game.rules.Ordering) for seats that want tricks, as in the
     point games, or that want to lose them, as everybody does in nello.
     What the later seats can play is worked out once per led suit.
     """
@@ -1556,7 +1557,7 @@ cdef class Engine:
 
     cdef _idle(self):
         # One engine is one search state: a second thread would corrupt it
-        # (DealSolver serialises its callers with a lock; see solver/solve.py).
+        # (DealSolver serialises its callers with a lock; see solver/search/solve.py).
         if self.busy:
             raise RuntimeError("this Engine is searching in another thread; "
                                "an Engine serves one thread at a time")

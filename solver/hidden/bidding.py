@@ -35,8 +35,8 @@ for the bidder, set against.
 
 from __future__ import annotations
 
+import functools
 import itertools
-import math
 import os
 import random
 import threading
@@ -44,36 +44,24 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from . import tiles as T
-from ._core import Aborted, CancelToken, Engine
+from ..game import tiles as T
+from ..game.bid_request import (KIND_DECLARATIONS, ONE_MARK, ORDER_42, POINT_DECLARATIONS,
+                                BidRequest, bids_on_offer, marks_of, read_bid_request)
+from ..game.errors import PositionError, SearchCancelled
+from ..game.position import (DOUBLES_NEEDED, SEAT_INDEX, SEATS, Position,
+                             partner)
+from ..game.rules import PIP_NAMES
+from ..search._core import Aborted, CancelToken, Engine
+from .calibration import CalibrationMap, bid_calibration
 from .dealer import Dealer
 from .deals import MAX_DEALS, check_deal_count, check_seconds, check_seed, token_stopped
-from .errors import PositionError, SearchCancelled, key_text, quoted
-from .jsondoc import json_object
-from .position import DOUBLES_NEEDED, MOON3_SET, MOON_BIDS, SEAT_INDEX, SEATS, Position, partner
-from .rules import DOUBLES_OPTIONS, PIP_NAMES, parse_declaration
+from .stats import wilson
 
-if TYPE_CHECKING:
-    from .calibration import CalibrationMap
-
-#: Declarations whose value is points (42) or tricks (Moon): exact value per deal.
-POINT_DECLARATIONS: tuple[str, ...] = PIP_NAMES + ("doubles", "follow-me")
-#: Every declaration in SPEC table order (the last tie-break), then the two
-#: contract kinds the partner names trump for.
-ORDER_42: tuple[str, ...] = POINT_DECLARATIONS + ("nello", "sevens", "plunge", "splash")
-ORDER_MOON: tuple[str, ...] = POINT_DECLARATIONS
-KIND_DECLARATIONS = ("plunge", "splash")
 #: Declarations that follow the ``doubles`` option (the others play doubles high).
 _DOUBLES_OPTION_APPLIES = ("follow-me", "nello")
 
-POINT_BIDS: tuple[int, ...] = tuple(range(30, 42))
-ONE_MARK = 42
-MAX_MARKS = 7
-#: Highest opening bid in marks; later bids go at most one mark over the highest.
-OPENING_MARKS = 2
 DEFAULT_DEALS = 200
 #: Deals dealt at a time: the cancel token is looked at between two such batches, so a
 #: call stopped while it deals stops within one (dealing takes no search's poll).
@@ -81,8 +69,6 @@ DEAL_BATCH = 256
 DEFAULT_THRESHOLD = 0.75
 #: Deals added per round by adaptive advice.
 ADAPTIVE_BATCH = 50
-#: Wilson interval's normal quantile (95%).
-Z95 = 1.959963984540054
 #: Transposition table of a search: 2**15 entries (256 KiB), per thread and
 #: declaration, cleared between deals. One opening-lead search hardly needs more:
 #: 2**18 saves 1% of the nodes but costs 15% more time in cache misses.
@@ -90,27 +76,6 @@ TT_BITS = 15
 
 
 # ------------------------------------------------------------------ results
-
-
-def wilson(made: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``made / n`` (default 95%)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = made / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # At 0 and n the bound is exactly 0 or 1 (the formula leaves rounding dust).
-    return (0.0 if made == 0 else max(0.0, centre - half),
-            1.0 if made == n else min(1.0, centre + half))
-
-
-def marks_of(bid: int, game: str = "42") -> int:
-    """What a bid is worth when made (and costs when set): 1 mark up to 42, k marks for
-    42*k; Moon: the bid itself (21 when shooting the moon)."""
-    if game == "moon":
-        return bid
-    return max(1, bid // ONE_MARK)
 
 
 @dataclass(frozen=True)
@@ -289,215 +254,6 @@ class BidAdvice:
         return out
 
 
-# -------------------------------------------------------------- the question
-
-
-@dataclass(frozen=True)
-class _Setup:
-    """The checked question: the hand, the table, the auction, the declarations."""
-
-    game: str
-    players: int
-    seat: int
-    hand: tuple[int, ...]
-    doubles: str
-    highest: int | None
-    threshold: float
-    declarations: tuple[str, ...]
-
-    @property
-    def moon3(self) -> bool:
-        return self.game == "moon" and self.players == 3
-
-    @property
-    def order(self) -> tuple[str, ...]:
-        return ORDER_MOON if self.game == "moon" else ORDER_42
-
-    def tile_set(self) -> frozenset[int]:
-        return MOON3_SET if self.moon3 else frozenset(range(T.N_TILES))
-
-    def seats(self) -> tuple[int, ...]:
-        return (0, 1, 2) if self.moon3 else (0, 1, 2, 3)
-
-    @cached_property
-    def unseen(self) -> tuple[int, ...]:
-        """The tiles dealt to the others (and the widow), in tile order."""
-        return tuple(sorted(self.tile_set() - set(self.hand)))
-
-    @cached_property
-    def other_seats(self) -> tuple[int, ...]:
-        return tuple(s for s in self.seats() if s != self.seat)
-
-    @cached_property
-    def dealer(self) -> Dealer:
-        """Uniform deals with this seat's hand fixed (the same as `t42 deal --hand`)."""
-        return Dealer(self.game, self.players,
-                      fixed={SEATS[self.seat]: [T.name_of(t) for t in self.hand]})
-
-
-def _parse_game(game: object, players: object) -> tuple[str, int]:
-    if game in (42, "42"):
-        name = "42"
-    elif isinstance(game, str) and game.lower() == "moon":
-        name = "moon"
-    else:
-        raise PositionError("game", f"unknown game {game!r} (\"42\" or \"moon\")", "UNKNOWN_GAME")
-    if isinstance(players, bool) or players not in (3, 4):
-        raise PositionError("players", f"players must be 3 or 4, not {players!r}",
-                            "INVALID_VALUE")
-    if name == "42" and players != 4:
-        raise PositionError("players", "42 is played by 4 players", "INVALID_VALUE")
-    return name, int(players)  # type: ignore[arg-type]
-
-
-def _parse_seat(seat: object, players: int) -> int:
-    key = seat.upper() if isinstance(seat, str) else seat
-    seats = SEATS[:players]
-    if key not in seats:
-        raise PositionError("seat", f"unknown seat {seat!r} (one of {', '.join(seats)})",
-                            "UNKNOWN_SEAT")
-    return SEAT_INDEX[key]  # type: ignore[index]
-
-
-def _parse_hand(hand: object, allowed: frozenset[int]) -> tuple[int, ...]:
-    if isinstance(hand, str):
-        hand = hand.split()
-    if not isinstance(hand, (list, tuple)):
-        raise PositionError("hand", "must be a list of 7 tiles", "INVALID_TYPE")
-    if len(hand) != 7:
-        raise PositionError("hand", f"holds {len(hand)} tiles, a hand holds 7", "HAND_SIZE")
-    seen: dict[int, int] = {}
-    for i, text in enumerate(hand):
-        tile = T.parse_tile(text, f"hand[{i}]")
-        if tile not in allowed:
-            raise PositionError(f"hand[{i}]", f"{T.name_of(tile)} is not in the 22-tile set of "
-                                "three-player Moon (of the blanks only 0-0 stays)",
-                                "NOT_IN_TILE_SET")
-        if tile in seen:
-            raise PositionError(f"hand[{i}]", f"tile {T.name_of(tile)} appears twice (also at "
-                                f"hand[{seen[tile]}])", "DUPLICATE_TILE")
-        seen[tile] = i
-    return tuple(seen)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_bid(bid: object, game: str, where: str) -> int:
-    if not _is_int(bid):
-        raise PositionError(where, f"a bid is a whole number or \"pass\", not {quoted(bid)}",
-                            "INVALID_TYPE")
-    assert isinstance(bid, int)
-    if game == "moon":
-        if bid not in MOON_BIDS:
-            raise PositionError(where, f"Moon bid {bid} is out of range (4..7 tricks, or 21 to "
-                                "shoot the moon)", "BID_OUT_OF_RANGE")
-    elif not (30 <= bid <= 41 or (bid % ONE_MARK == 0 and ONE_MARK <= bid <= MAX_MARKS * ONE_MARK)):
-        raise PositionError(where, f"bid {bid} is out of range (30..41 points or 42*k marks, "
-                            "42..294)", "BID_OUT_OF_RANGE")
-    return bid
-
-
-def _parse_auction(auction: object, game: str, players: int) -> int | None:
-    """The highest bid of the auction: None, one bid, or the calls so far in order
-    (each a bid, ``"pass"`` or ``{"seat": ..., "bid": ...}``); every bid must beat the last."""
-    if auction is None or auction == "pass":
-        return None
-    if not isinstance(auction, (list, tuple)):
-        return _check_bid(auction, game, "auction")
-    highest: int | None = None
-    for i, call in enumerate(auction):
-        where = f"auction[{i}]"
-        if isinstance(call, Mapping):
-            if "seat" in call and (not isinstance(call["seat"], str)
-                                   or call["seat"].upper() not in SEATS[:players]):
-                raise PositionError(f"{where}.seat", f"unknown seat {call['seat']!r}",
-                                    "UNKNOWN_SEAT")
-            if "bid" not in call:
-                raise PositionError(f"{where}.bid", "required", "MISSING_FIELD")
-            call, where = call["bid"], f"{where}.bid"
-        if isinstance(call, str) and call.lower() == "pass":
-            continue
-        bid = _check_bid(call, game, where)
-        if highest is not None and bid <= highest:
-            raise PositionError(where, f"bid {bid} is not higher than the last bid {highest}",
-                                "BID_NOT_HIGHER")
-        highest = bid
-    return highest
-
-
-def _parse_declarations(names: object, setup_game: str, hand: tuple[int, ...]
-                        ) -> tuple[str, ...]:
-    order = ORDER_MOON if setup_game == "moon" else ORDER_42
-    doubles_held = sum(1 for t in hand if T.is_double(t))
-    if names is None:
-        return tuple(d for d in order if d not in KIND_DECLARATIONS
-                     or doubles_held >= DOUBLES_NEEDED[d][0])
-    if isinstance(names, str):
-        names = names.replace(",", " ").split()
-    if not isinstance(names, (list, tuple)) or not names:
-        raise PositionError("declarations", "must be a non-empty list of declarations",
-                            "INVALID_TYPE")
-    chosen = set()
-    for i, raw in enumerate(names):
-        where = f"declarations[{i}]"
-        key = raw.strip().lower() if isinstance(raw, str) else raw
-        if key in KIND_DECLARATIONS:
-            name = key
-            need = DOUBLES_NEEDED[name][0]
-            if doubles_held < need:
-                raise PositionError(where, f"{name} needs {need} doubles in the hand; it holds "
-                                    f"{doubles_held}", "PLUNGE_NEEDS_FOUR_DOUBLES"
-                                    if name == "plunge" else "SPLASH_NEEDS_THREE_DOUBLES")
-        else:
-            name = parse_declaration(raw, where).name
-        if name not in order:
-            raise PositionError(where, f"{name} is not a Moon declaration (a pip suit, doubles "
-                                "or follow-me)", "UNKNOWN_DECLARATION")
-        chosen.add(name)
-    return tuple(d for d in order if d in chosen)
-
-
-def _setup(hand: object, seat: object, game: object, players: object, auction: object,
-           doubles: object, threshold: object, declarations: object) -> _Setup:
-    game_name, n_players = _parse_game(game, 4 if players is None else players)
-    seat_index = _parse_seat(seat, n_players)
-    moon3 = game_name == "moon" and n_players == 3
-    tiles = _parse_hand(hand, MOON3_SET if moon3 else frozenset(range(T.N_TILES)))
-    option = doubles.lower() if isinstance(doubles, str) else doubles
-    if option not in DOUBLES_OPTIONS:
-        raise PositionError("doubles", f"unknown option {doubles!r} (high, low or suit)",
-                            "INVALID_OPTION")
-    if game_name == "moon" and option != "high":
-        raise PositionError("doubles", "Moon plays doubles high", "INVALID_OPTION")
-    if not (_is_int(threshold) or isinstance(threshold, float)) or not 0 < threshold <= 1:
-        raise PositionError("threshold", f"must be a number in (0, 1], not {threshold!r}",
-                            "INVALID_VALUE")
-    highest = _parse_auction(auction, game_name, n_players)
-    chosen = _parse_declarations(declarations, game_name, tiles)
-    return _Setup(game_name, n_players, seat_index, tiles, option, highest, float(threshold),
-                  chosen)
-
-
-def bids_on_offer(declaration: str, game: str, highest: int | None) -> tuple[int, ...]:
-    """The bids a declaration is scored for, given the highest bid so far (None: none).
-
-    42: 30..41 and 1 .. the highest allowed number of marks (2, or one more than the
-    marks bid already); nello and sevens only the marks; plunge 4 marks and splash 2,
-    or one mark over the highest bid. Moon: 4..7 and 21.
-    """
-    if game == "moon":
-        return MOON_BIDS
-    marks_so_far = (highest // ONE_MARK) if highest is not None and highest >= ONE_MARK else 0
-    if declaration in KIND_DECLARATIONS:
-        marks = max(DOUBLES_NEEDED[declaration][1] // ONE_MARK, marks_so_far + 1)
-        return (marks * ONE_MARK,) if marks <= MAX_MARKS else ()
-    top = min(MAX_MARKS, max(OPENING_MARKS, marks_so_far + 1))
-    mark_bids = tuple(k * ONE_MARK for k in range(1, top + 1))
-    return mark_bids if declaration in ("nello", "sevens") else POINT_BIDS + mark_bids
-
-
 # ---------------------------------------------------------------- searching
 
 
@@ -537,7 +293,7 @@ class _Evaluator:
     still held and the leader) names the same state only while every tile keeps
     its owner."""
 
-    def __init__(self, setup: _Setup, declaration: str, template: dict[int, tuple[int, ...]]):
+    def __init__(self, setup: BidRequest, declaration: str, template: dict[int, tuple[int, ...]]):
         self.setup = setup
         self.declaration = declaration
         self.exact = declaration in POINT_DECLARATIONS
@@ -615,7 +371,7 @@ def _discard_order(eight: int) -> list[int]:
     return sorted(T.tiles_of(eight), reverse=True)
 
 
-def _position(setup: _Setup, hands: Mapping[int, tuple[int, ...]], trump: str, kind: str
+def _position(setup: BidRequest, hands: Mapping[int, tuple[int, ...]], trump: str, kind: str
               ) -> Position:
     seats = SEATS[:3] if setup.moon3 else SEATS
     bid = 4 if setup.game == "moon" else (DOUBLES_NEEDED[kind][1] if kind != "standard"
@@ -630,18 +386,25 @@ def _position(setup: _Setup, hands: Mapping[int, tuple[int, ...]], trump: str, k
 # ------------------------------------------------------------------ dealing
 
 
-def deal_others(rng: random.Random, setup: _Setup) -> tuple[list[int], int | None]:
-    """One uniform deal of the tiles the seat does not hold (`solver.dealer`): a mask
+@functools.lru_cache(maxsize=64)
+def _dealer(setup: BidRequest) -> Dealer:
+    """Uniform deals with the seat's hand fixed (the same as `t42 deal --hand`)."""
+    return Dealer(setup.game, setup.players,
+                  fixed={SEATS[setup.seat]: [T.name_of(t) for t in setup.hand]})
+
+
+def deal_others(rng: random.Random, setup: BidRequest) -> tuple[list[int], int | None]:
+    """One uniform deal of the tiles the seat does not hold (`solver.hidden.dealer`): a mask
     per seat index (the seat's own hand included) and, in three-player Moon, the widow.
     Successive deals from one generator are those of `Dealer.deals` with its seed."""
-    deal = setup.dealer.deal(rng)
+    deal = _dealer(setup).deal(rng)
     hands = [0, 0, 0, 0]
     for s, tiles in deal.hands.items():
         hands[s] = T.mask_of(tiles)
     return hands, deal.widow
 
 
-def _deal_batch(rng: random.Random, setup: _Setup, n: int, token: CancelToken | None
+def _deal_batch(rng: random.Random, setup: BidRequest, n: int, token: CancelToken | None
                 ) -> list[tuple[list[int], int | None]]:
     """``n`` deals of `deal_others` in a row, `DEAL_BATCH` at a time, the token looked at
     before each batch (`SearchCancelled` once it has stopped)."""
@@ -653,7 +416,7 @@ def _deal_batch(rng: random.Random, setup: _Setup, n: int, token: CancelToken | 
     return out
 
 
-def _template(setup: _Setup) -> dict[int, tuple[int, ...]]:
+def _template(setup: BidRequest) -> dict[int, tuple[int, ...]]:
     """Some deal of the other tiles (in tile order), to build each declaration's tables."""
     rest = setup.unseen
     hands = {s: tuple(rest[7 * k:7 * k + 7]) for k, s in enumerate(setup.other_seats)}
@@ -680,13 +443,13 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     recommendation is settled (see `settled`). ``deadline`` (seconds, >= 0) or
     ``token`` stop the dealing and the searches (`SearchCancelled`). ``calibrated``: map
     every P(make) through the package's measured calibration (double-dummy
-    P(make) against hint bots playing the hand, `solver.calibration.bid_calibration`)
+    P(make) against hint bots playing the hand, `solver.hidden.calibration.bid_calibration`)
     and recommend by the calibrated figure (42 only: the table was measured
     on 42 hands); the answer gives both figures and says which it used.
     Raises `PositionError` for bad input.
     """
     started = time.perf_counter()
-    setup = _setup(hand, seat, game, players, auction, doubles, threshold, declarations)
+    setup = read_bid_request(hand, seat, game, players, auction, doubles, threshold, declarations)
     check_deal_count("deals", deals)
     deadline = check_seconds("timeout", deadline)
     if seed is None:
@@ -701,7 +464,6 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
         raise PositionError("calibrated", "the calibration was measured on 42 hands; Moon has "
                             "none", "INVALID_OPTION")
     if calibrated:
-        from .calibration import bid_calibration   # it imports this module
         calibration = bid_calibration()
     if token is None and deadline is not None:
         token = CancelToken(deadline=time.monotonic() + deadline)
@@ -805,7 +567,7 @@ def _choose_discards(dealt: list[tuple[list[int], int | None]], column: list[tup
     return {w: max(range(len(s)), key=lambda k: (s[k], -k)) for w, s in totals.items()}
 
 
-def _summarise(setup: _Setup, dealt: list[tuple[list[int], int | None]],
+def _summarise(setup: BidRequest, dealt: list[tuple[list[int], int | None]],
                scores: Mapping[str, list[Any]], calibration: "CalibrationMap | None" = None
                ) -> tuple[list[DeclarationAdvice], dict[str, dict[int, int]]]:
     """Per declaration the distribution (or made count) and every bid's chance."""
@@ -905,7 +667,7 @@ def settled(rows: Sequence[DeclarationAdvice], threshold: float, highest: int | 
     return True
 
 
-def _advised_deals(setup: _Setup, dealt: list[tuple[list[int], int | None]],
+def _advised_deals(setup: BidRequest, dealt: list[tuple[list[int], int | None]],
                    scores: Mapping[str, list[Any]], discards: Mapping[str, dict[int, int]]
                    ) -> list[AdvisedDeal]:
     out = []
@@ -927,35 +689,5 @@ def _advised_deals(setup: _Setup, dealt: list[tuple[list[int], int | None]],
     return out
 
 
-# ------------------------------------------------------------ JSON requests
-
-REQUEST_FIELDS = frozenset({"hand", "hands", "seat", "game", "players", "auction", "doubles",
-                            "deals", "seed", "threshold", "declarations", "adaptive", "calibrated",
-                            "id"})
-
-
-def request_from_json(data: Mapping[str, Any] | str) -> dict[str, Any]:
-    """The `advise` arguments of a JSON request: ``{"hand": [...], "seat": "N", ...}``
-    (any keyword of `advise` but the deadline), or a seat's view before the lead
-    (``{"seat": "E", "hands": {"E": [...]}, "auction": [...]}``)."""
-    data = json_object(data, "request", "a bid request")
-    for key in data:
-        if key not in REQUEST_FIELDS:
-            raise PositionError(key_text(key), "unknown field of a bid request",
-                                "UNKNOWN_FIELD")
-    if "seat" not in data:
-        raise PositionError("seat", "required", "MISSING_FIELD")
-    args = {k: v for k, v in data.items() if k not in ("hand", "hands", "seat", "id")}
-    if "hand" in data:
-        hand = data["hand"]
-    elif isinstance(data.get("hands"), Mapping) and isinstance(data["seat"], str) \
-            and data["seat"] in data["hands"]:
-        hand = data["hands"][data["seat"]]
-    else:
-        raise PositionError("hand", "required (the seat's 7 tiles)", "MISSING_FIELD")
-    return {"hand": hand, "seat": data["seat"], **args}
-
-
 __all__ = ["MAX_DEALS", "AdvisedDeal", "BidAdvice", "BidChance", "DeclarationAdvice",
-           "Recommendation", "advise", "bids_on_offer", "marks_of", "rank", "recommend",
-           "request_from_json", "settled", "wilson"]
+           "Recommendation", "advise", "rank", "recommend", "settled"]

@@ -31,13 +31,13 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from . import tiles as T
+from ..game import tiles as T
+from ..game.errors import PositionError, quoted
+from ..game.jsondoc import json_object
+from ..game.position import SEATS, Position
+from ..hidden.hint import default_threads
+from ..hidden.stats import McNemar, MeanEstimate, mcnemar, mean_of, wilson_interval
 from .bots import BOT_NAMES, make_bot, seat_view
-from .errors import PositionError, quoted
-from .hint import default_threads
-from .jsondoc import json_object
-from .position import SEATS, Position
-from .stats import McNemar, MeanEstimate, mcnemar, mean_of, wilson_interval
 
 BID = 30
 
@@ -46,7 +46,7 @@ BID = 30
 #: of 100 deals seconds; 100,000 pairs is 50 times the benchmark's run, and their records
 #: (kept for the statistics) a few hundred MB.
 MAX_PAIRS = 100_000
-#: Deals per hint of the hint bot: the bound of bid advice (`solver.bidding.MAX_DEALS`).
+#: Deals per hint of the hint bot: the bound of bid advice (`solver.hidden.bidding.MAX_DEALS`).
 MAX_HINT_DEALS = 100_000
 #: Seeds and pair indices are below 2**63.
 MAX_SEED = 2 ** 63 - 1
@@ -99,7 +99,7 @@ class HandRecord:
 def play_hand(start: Position, ns, ew) -> Position:
     """Play a hand to the end, each seat's tile chosen by its side's bot.
 
-    A bot is handed the seat's `View` only (`solver.bots.seat_view`); the one
+    A bot is handed the seat's `View` only (`solver.play.bots.seat_view`); the one
     that declares ``sees_deal`` (cheat) is handed the position itself.
     """
     plays: list[int] = list(start.plays)

@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Mapping, Union
 
+from ..game.errors import PositionError, quoted
+from ..game.jsondoc import check_keys, json_object
+from ..game.position import CONTRACT_FIELDS, SEAT_INDEX, SEATS, Position, parse_game
+from ..game.rules import DOUBLES_OPTIONS, PIP_NAMES
 from ._core import CancelToken
-from .errors import PositionError, quoted
-from .jsondoc import check_keys, json_object
-from .position import CONTRACT_FIELDS, SEAT_INDEX, SEATS, Position, parse_game
-from .rules import DOUBLES_OPTIONS, PIP_NAMES
 from .solve import DealSolver
 
 DealLike = Union[Mapping[str, Any], str, bytes]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import tiles as T
+from ..game import tiles as T
 
 if TYPE_CHECKING:
-    from .position import Position
+    from ..game.position import Position
 
 SEAT_NAMES = ("N", "E", "S", "W")
 

@@ -1,0 +1,151 @@
+"""Calibration of predicted P(make) against what happened at the table: the map that
+bid advice applies.
+
+Double-dummy P(make) assumes both sides see every hand; real play does not.
+Given observed pairs (the P(make) bid advice predicted for a contract, and
+whether the contract made when the hand was played out, e.g. by bots in an
+arena), `calibration_table` bins the predictions (0.0-0.1, ..., 0.9-1.0) and
+sets each bin's observed make rate, with a Wilson 95% interval, beside the
+mean prediction; `CalibrationMap` turns such a table into a monotone map, and
+`bid_calibration` is the one shipped with the package. The pairs are measured
+by `solver.play.calibration_run`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Iterable, Sequence
+
+from .stats import wilson
+
+
+@dataclass(frozen=True)
+class CalibrationBin:
+    """Predictions in [low, high) (the last bin includes 1.0) and how they came out."""
+
+    low: float
+    high: float
+    count: int
+    made: int
+    predicted_sum: float
+
+    @property
+    def predicted(self) -> float | None:
+        return self.predicted_sum / self.count if self.count else None
+
+    @property
+    def observed(self) -> float | None:
+        return self.made / self.count if self.count else None
+
+    def to_json(self) -> dict:
+        low, high = wilson(self.made, self.count)
+        return {"bin": [self.low, self.high], "count": self.count, "made": self.made,
+                "predicted": self.predicted, "observed": self.observed,
+                "observed_low": low if self.count else None,
+                "observed_high": high if self.count else None}
+
+
+def calibration_table(pairs: Iterable[tuple[float, bool]], bins: int = 10
+                      ) -> list[CalibrationBin]:
+    """Bin (predicted P(make), made) pairs into ``bins`` equal bins of the prediction."""
+    counts = [[0, 0, 0.0] for _ in range(bins)]
+    for predicted, made in pairs:
+        if not 0.0 <= predicted <= 1.0:
+            raise ValueError(f"a predicted P(make) lies in [0, 1], not {predicted!r}")
+        k = min(int(predicted * bins), bins - 1)
+        counts[k][0] += 1
+        counts[k][1] += 1 if made else 0
+        counts[k][2] += predicted
+    return [CalibrationBin(round(k / bins, 6), round((k + 1) / bins, 6), int(c), int(m), s)
+            for k, (c, m, s) in enumerate(counts)]
+
+
+def calibrated_p_make(predicted: float, table: list[CalibrationBin]) -> float:
+    """A predicted P(make) mapped through a measured table: the observed make rate of
+    its bin (the prediction itself where the bin is empty). A raw reading, neither
+    monotone nor smooth; `CalibrationMap` is the monotone map the advice applies."""
+    if not 0.0 <= predicted <= 1.0:
+        raise ValueError(f"a predicted P(make) lies in [0, 1], not {predicted!r}")
+    b = table[min(int(predicted * len(table)), len(table) - 1)]
+    return b.observed if b.observed is not None else predicted
+
+
+@dataclass(frozen=True)
+class CalibrationMap:
+    """A monotone map from a predicted P(make) to the make rate measured at the table.
+
+    Built from a calibration table (`from_table`): the bins that hold
+    predictions become knots (the bin's mean prediction, its observed make
+    rate). Where a bin's rate falls below the rate of a bin under it (noise:
+    a higher prediction cannot make less often), the two are pooled, weighted
+    by their counts, until the rates rise (pool adjacent violators: the
+    isotonic fit of the bins). Between knots the map is linear; below the
+    first knot it runs from (0, 0) (a contract the defence sets on every deal
+    double dummy); above the last it stays at the last knot's rate (no
+    measurement says more). ``source`` describes the measurement (hands,
+    seed, ...), for the answers that use the map.
+    """
+
+    knots: tuple[tuple[float, float], ...]
+    source: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @classmethod
+    def from_table(cls, table: Sequence[CalibrationBin], source: dict | None = None
+                   ) -> "CalibrationMap":
+        blocks: list[list[float]] = []     # [count, made, sum of predictions], rising rates
+        for b in table:
+            if not b.count:
+                continue
+            blocks.append([b.count, b.made, b.predicted_sum])
+            while len(blocks) > 1 and blocks[-2][1] * blocks[-1][0] > blocks[-1][1] * blocks[-2][0]:
+                count, made, total = blocks.pop()
+                blocks[-1][0] += count
+                blocks[-1][1] += made
+                blocks[-1][2] += total
+        if not blocks:
+            raise ValueError("a calibration table needs at least one prediction")
+        knots = [(total / count, made / count) for count, made, total in blocks]
+        if knots[0][0] > 0.0:
+            knots.insert(0, (0.0, 0.0))
+        return cls(tuple(knots), dict(source or {}))
+
+    def __call__(self, predicted: float) -> float:
+        if not 0.0 <= predicted <= 1.0:
+            raise ValueError(f"a predicted P(make) lies in [0, 1], not {predicted!r}")
+        knots = self.knots
+        if predicted <= knots[0][0]:
+            return knots[0][1]
+        for (x0, y0), (x1, y1) in zip(knots, knots[1:]):
+            if predicted <= x1:
+                return y0 + (y1 - y0) * (predicted - x0) / (x1 - x0)
+        return knots[-1][1]
+
+    def to_json(self) -> dict:
+        return {**self.source, "knots": [[round(x, 6), round(y, 6)] for x, y in self.knots]}
+
+
+#: The package's measured table (see `bid_calibration`).
+BID_CALIBRATION_FILE = "bid_calibration.json"
+
+
+@functools.lru_cache(maxsize=1)
+def bid_calibration() -> CalibrationMap:
+    """The calibration `advise(..., calibrated=True)` applies: bid advice's P(make)
+    against hint bots playing the hand out (bench/README.md, "Bid advice
+    calibration"), shipped with the package in ``solver/hidden/data``, with its provenance
+    (hands, seed, deals of the advice and of the hints) as the map's ``source``."""
+    data = json.loads(resources.files("solver.hidden.data").joinpath(BID_CALIBRATION_FILE)
+                      .read_text(encoding="utf-8"))
+    table = [CalibrationBin(low, high, b["count"], b["made"],
+                            (b["predicted"] or 0.0) * b["count"])
+             for b in data["bins"] for low, high in [b["bin"]]]
+    source = {k: data[k] for k in ("hands", "seed", "mode", "advice_deals", "hint_deals",
+                                   "measured")}
+    return CalibrationMap.from_table(table, source)
+
+
+__all__ = ["BID_CALIBRATION_FILE", "CalibrationBin", "CalibrationMap", "bid_calibration",
+           "calibrated_p_make", "calibration_table"]
