@@ -57,7 +57,7 @@ from ..search._core import Aborted, CancelToken, Engine
 from .calibration import CalibrationMap, bid_calibration
 from .dealer import Dealer
 from .deals import MAX_DEALS, check_deal_count, check_seconds, check_seed, token_stopped
-from .stats import wilson
+from .stats import wilson_interval
 
 #: Declarations that follow the ``doubles`` option (the others play doubles high).
 _DOUBLES_OPTION_APPLIES = ("follow-me", "nello")
@@ -100,7 +100,7 @@ class BidChance:
 
     @property
     def interval(self) -> tuple[float, float]:
-        return wilson(self.made, self.deals)
+        return wilson_interval(self.made, self.deals)
 
     @property
     def e_marks(self) -> float:

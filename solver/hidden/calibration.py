@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Iterable, Sequence
 
-from .stats import wilson
+from .stats import wilson_interval
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class CalibrationBin:
         return self.made / self.count if self.count else None
 
     def to_json(self) -> dict:
-        low, high = wilson(self.made, self.count)
+        low, high = wilson_interval(self.made, self.count)
         return {"bin": [self.low, self.high], "count": self.count, "made": self.made,
                 "predicted": self.predicted, "observed": self.observed,
                 "observed_low": low if self.count else None,

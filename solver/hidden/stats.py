@@ -47,20 +47,9 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def wilson(made: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``made / n`` (default 95%)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = made / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     # At 0 and n the bound is exactly 0 or 1 (the formula leaves rounding dust).
-    return (0.0 if made == 0 else max(0.0, centre - half),
-            1.0 if made == n else min(1.0, centre + half))
+    return (0.0 if successes == 0 else max(0.0, centre - half),
+            1.0 if successes == n else min(1.0, centre + half))
 
 
 @dataclass(frozen=True)

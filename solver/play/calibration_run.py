@@ -29,7 +29,7 @@ from ..game.position import SEATS
 from ..hidden.bidding import advise
 from ..hidden.calibration import CalibrationBin
 from ..hidden.dealer import Dealer
-from ..hidden.stats import wilson
+from ..hidden.stats import wilson_interval
 from .arena import play_hand
 from .bots import make_bot
 
@@ -42,7 +42,7 @@ def calibration_markdown(table: list[CalibrationBin]) -> str:
         if not b.count:
             lines.append(f"| {b.low:.1f}-{b.high:.1f} | 0 | - | - |")
             continue
-        low, high = wilson(b.made, b.count)
+        low, high = wilson_interval(b.made, b.count)
         lines.append(f"| {b.low:.1f}-{b.high:.1f} | {b.count} | {b.predicted:.2f} | "
                      f"{b.observed:.2f} ({low:.2f}-{high:.2f}) |")
     return "\n".join(lines)
