@@ -22,6 +22,7 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
 
+from .errors import ServerError
 from .http_app import start_http
 from .pool import SolverPool, default_workers, hold_file_from_environment
 from .servicer import SERVICE_NAME, HintServicer
@@ -44,10 +45,6 @@ class ServerConfig:
     grace: float = DEFAULT_GRACE
     metrics_port: Optional[int] = None  # None: no metrics endpoint
     http_port: Optional[int] = None  # None: no HTTP (Connect + web page) listener
-
-
-class ServerError(Exception):
-    """The server could not start (for example, the address is in use)."""
 
 
 class _GenericHandlersOnly:

@@ -49,6 +49,7 @@ from solver.game.errors import PositionError, key_text, quoted
 from .servicer import SERVICE_NAME, HintServicer
 # One request size limit for both transports.
 from . import status
+from .errors import ServerError
 from .telemetry import MAX_REQUEST_BYTES, Metrics, log_rpc
 
 #: gRPC status metadata key holding the rich google.rpc.Status (details).
@@ -570,8 +571,6 @@ class HttpServer:
 async def start_http(host: str, port: int, servicer: HintServicer,
                      metrics: Optional[Metrics]) -> HttpServer:
     """Start the HTTP listener for `t42 serve --http-port` (raises `ServerError`)."""
-    from .app import ServerError
-
     http = HttpServer(HttpApp(servicer, metrics), host, port)
     try:
         await http.start()

@@ -8,7 +8,7 @@ line refuses NaN, negative and huge values in one line; the service refuses
 out-of-range numbers with a field violation and frees its worker at the
 deadline. Nothing here depends on how fast the machine is: draws are counted,
 a call is stopped from inside its own drawing, and the service's searches are
-held open (``Hold``) until their deadline.
+held open (the `hold` fixture of conftest.py) until their deadline.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import grpc
 import pytest
 from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_helpers import Hold, assert_invalid, bad_request, scrape, wait_for
+from grpc_helpers import assert_invalid, bad_request, scrape, wait_for
 
 import solver.hidden.bidding as bidding
 import solver.hidden.hint as hint_module
@@ -305,13 +305,6 @@ def test_cli_takes_an_endless_timeout_and_short_numbers(args):
 
 
 # ------------------------------------------------------------------------ the service
-
-
-@pytest.fixture(scope="module")
-def hold():
-    hold = Hold()
-    yield hold
-    hold.off()
 
 
 @pytest.fixture(scope="module")

@@ -123,10 +123,10 @@ def upward_imports(imports: list[Import]) -> list[str]:
 
 
 def import_circles(imports: list[Import]) -> list[list[str]]:
-    """Circles among module-level imports (those that run when a module is imported)."""
+    """Circles among the imports, those inside functions too (but for LAZY_UPWARD)."""
     graph: dict[str, set[str]] = {}
     for imp in imports:
-        if not imp.lazy:
+        if (imp.source, imp.target) not in LAZY_UPWARD:
             graph.setdefault(imp.source, set()).add(imp.target)
     circles, state = [], {}   # state: 1 on the current path, 2 done
 
