@@ -239,9 +239,8 @@ def read_call(call: object, where: str, seats: Sequence[str]) -> Call:
     if seat not in seats:  # a str (a list or dict is no seat name)
         raise PositionError(f"{where}.seat", f"unknown seat {quoted(seat)} (one of "
                             f"{', '.join(seats)})", "UNKNOWN_SEAT")
-    if "bid" not in call:
-        raise PositionError(f"{where}.bid", "required", "MISSING_FIELD")
-    return Call(SEAT_INDEX[seat], read_call_value(call["bid"], f"{where}.bid"))
+    # A missing bid reads as None: "not a bid" (INVALID_VALUE), as views have always said.
+    return Call(SEAT_INDEX[seat], read_call_value(call.get("bid"), f"{where}.bid"))
 
 
 class Auction:
@@ -370,7 +369,7 @@ class Auction:
         if isinstance(bid, str):  # plunge or splash
             if rules.game != "42":
                 raise PositionError(where, f"Moon has no {bid}", "INVALID_CALL")
-            amount, need, option = SPECIAL_CALLS[bid]
+            _, need, option = SPECIAL_CALLS[bid]
             if option is not None and not getattr(rules, option):
                 raise PositionError(where, f"{bid} is not allowed (rules option "
                                     f"{option}: true allows it)", "INVALID_CALL")

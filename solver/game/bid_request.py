@@ -13,6 +13,9 @@ from functools import cached_property
 from typing import Any, Mapping
 
 from . import tiles as T
+# The bid ladder is the auction's (re-exported: bid advice imports these names from here).
+from .auction import (MAX_MARKS, ONE_MARK, OPENING_MARKS, POINT_BIDS,  # noqa: F401
+                      marks_of, top_marks_over)
 from .errors import PositionError, key_text, quoted
 from .jsondoc import json_object
 from .position import DOUBLES_NEEDED, MOON3_SET, MOON_BIDS, SEAT_INDEX, SEATS
@@ -26,19 +29,6 @@ ORDER_42: tuple[str, ...] = POINT_DECLARATIONS + ("nello", "sevens", "plunge", "
 ORDER_MOON: tuple[str, ...] = POINT_DECLARATIONS
 KIND_DECLARATIONS = ("plunge", "splash")
 
-POINT_BIDS: tuple[int, ...] = tuple(range(30, 42))
-ONE_MARK = 42
-MAX_MARKS = 7
-#: Highest opening bid in marks; later bids go at most one mark over the highest.
-OPENING_MARKS = 2
-
-
-def marks_of(bid: int, game: str = "42") -> int:
-    """What a bid is worth when made (and costs when set): 1 mark up to 42, k marks for
-    42*k; Moon: the bid itself (21 when shooting the moon)."""
-    if game == "moon":
-        return bid
-    return max(1, bid // ONE_MARK)
 
 
 @dataclass(frozen=True)
@@ -236,7 +226,7 @@ def bids_on_offer(declaration: str, game: str, highest: int | None) -> tuple[int
     if declaration in KIND_DECLARATIONS:
         marks = max(DOUBLES_NEEDED[declaration][1] // ONE_MARK, marks_so_far + 1)
         return (marks * ONE_MARK,) if marks <= MAX_MARKS else ()
-    top = min(MAX_MARKS, max(OPENING_MARKS, marks_so_far + 1))
+    top = top_marks_over(highest)
     mark_bids = tuple(k * ONE_MARK for k in range(1, top + 1))
     return mark_bids if declaration in ("nello", "sevens") else POINT_BIDS + mark_bids
 

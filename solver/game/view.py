@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from . import tiles as T
+from .auction import read_call
 from .completions import Bound, Completions
 from .contract_layout import (DOUBLES_NEEDED, MOON3_SET, SEAT_INDEX, SEATS, ContractLayout,
                               _is_int, partner)
@@ -111,27 +112,17 @@ class View(ContractLayout):
         self.auction = self._parse_auction(data.get("auction"))
 
     def _parse_auction(self, auction: object) -> list | None:
-        """The optional auction: calls ``{"seat": "N", "bid": 30 | "pass"}`` (kept as given)."""
+        """The optional auction: calls ``{"seat": "N", "bid": 30 | "pass" | "plunge" |
+        "splash"}`` (kept as given)."""
         if auction is None:
             return None
         if not isinstance(auction, list):
             raise PositionError("auction", "must be a list of calls", "INVALID_TYPE")
         seats = SEATS[:3] if self.three_handed else SEATS
         for i, call in enumerate(auction):
-            field = f"auction[{i}]"
-            if not isinstance(call, Mapping):
-                raise PositionError(field, "a call is an object {\"seat\": ..., \"bid\": ...}",
-                                    "INVALID_TYPE")
-            check_keys(call, ("seat", "bid"), field, "a call")
-            if call.get("seat") not in seats:
-                raise PositionError(f"{field}.seat", f"unknown seat {quoted(call.get('seat'))} "
-                                    f"(one of {', '.join(seats)})", "UNKNOWN_SEAT")
-            bid = call.get("bid")
-            is_pass = isinstance(bid, str) and bid.lower() == "pass"
-            is_bid = isinstance(bid, int) and not isinstance(bid, bool) and bid > 0
-            if not (is_pass or is_bid):
-                raise PositionError(f"{field}.bid", f"not a bid: {quoted(bid)} (a number or "
-                                    "\"pass\")", "INVALID_VALUE")
+            # The shape of each call, as a game record's calls are read (plunge and splash
+            # included); whether the calls are legal in turn is not a view's to judge.
+            read_call(call, f"auction[{i}]", seats)
         return auction
 
     def _parse_hand(self, hands: object) -> None:
