@@ -8,7 +8,7 @@ This module is the public face: every name in ``__all__`` is imported from here.
 The package inside is built in layers, each importing only those below it:
 
 - `solver.game`: the game as data (tiles, rules, contracts, positions, views,
-  the JSON reader, the errors of bad input);
+  auctions, scores and game records, the JSON reader, the errors of bad input);
 - `solver.search`: the double-dummy search and its queries (solve,
   make-or-set, deal tables, hand analysis, Moon discards);
 - `solver.hidden`: what one seat cannot see (consistent deals, the dealer,
@@ -36,6 +36,11 @@ from .search.solve import DealSolver, MakeOrSetResult, SolveResult, legal_moves,
 #: Public names imported on first use, and the module each comes from.
 _LAZY = {
     "View": "solver.game.view",
+    "GameRecord": "solver.game.game_record", "HandRecord": "solver.game.game_record",
+    "read_game": "solver.game.game_record",
+    "Auction": "solver.game.auction", "Call": "solver.game.auction",
+    "GameRules": "solver.game.auction", "read_auction": "solver.game.auction",
+    "read_rules": "solver.game.auction", "legal_declarations": "solver.game.auction",
     "HandAnalysis": "solver.search.analysis", "analyze_hand": "solver.search.analysis",
     "DealTable": "solver.search.table", "solve_deal": "solver.search.table",
     "count_deals": "solver.hidden.deals", "sample_deals": "solver.hidden.deals",
@@ -46,6 +51,9 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # what a type checker sees of the names above
+    from .game.auction import (Auction, Call, GameRules, legal_declarations, read_auction,
+                               read_rules)
+    from .game.game_record import GameRecord, HandRecord, read_game
     from .game.view import View
     from .hidden.bidding import BidAdvice, advise
     from .hidden.dealer import Dealer
@@ -69,9 +77,11 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "ArgumentError", "BidAdvice", "CancelToken", "Contract", "DealSolver", "DealTable", "Dealer",
-    "DiscardTable", "HandAnalysis", "Hint", "MakeOrSetResult", "Position", "PositionError",
-    "SEATS", "SearchCancelled", "SolveResult", "View", "advise", "analyze_hand",
-    "best_discards", "count_deals", "enumerate_deals", "hint", "iter_deals", "legal_moves",
-    "make_or_set", "sample_deals", "solve", "solve_deal",
+    "ArgumentError", "Auction", "BidAdvice", "Call", "CancelToken", "Contract", "DealSolver",
+    "DealTable", "Dealer", "DiscardTable", "GameRecord", "GameRules", "HandAnalysis",
+    "HandRecord", "Hint", "MakeOrSetResult", "Position", "PositionError", "SEATS",
+    "SearchCancelled", "SolveResult", "View", "advise", "analyze_hand", "best_discards",
+    "count_deals", "enumerate_deals", "hint", "iter_deals", "legal_declarations", "legal_moves",
+    "make_or_set", "read_auction", "read_game", "read_rules", "sample_deals", "solve",
+    "solve_deal",
 ]
