@@ -30,10 +30,11 @@ from typing import Any, Iterator, Mapping
 from . import tiles as T
 from .auction import (SEATS, Auction, GameRules, declaration_marks_needed, legal_declarations,
                       read_auction, read_rules)
-from .contract_layout import CONTRACT_FIELDS, MOON3_SET, Contract
+from .contract_layout import CONTRACT_FIELDS, KINDS, MOON3_SET, Contract
 from .errors import PositionError, key_text, quoted
 from .jsondoc import check_keys, json_object
 from .position import Position, parse_game
+from .rules import parse_declaration
 from .score import HandScore, add, awards, outcome, winner, zero
 
 #: The fields of a game record and of one hand of it (SPEC.md); any other is an error.
@@ -222,11 +223,7 @@ class GameRecord:
         known = CONTRACT_FIELDS + (("discard",) if rules.three_handed else ())
         check_keys(raw, known, f"{where}.contract", "a contract")
         contract = dict(raw)
-        declarer = contract.get("declarer")
-        if declarer in SEATS[:rules.players] and SEATS.index(declarer) != auction.winner:
-            raise PositionError(f"{where}.contract.declarer", f"{declarer} did not win the "
-                                f"auction ({SEATS[auction.winner]} did)",  # type: ignore[index]
-                                "CONTRACT_MISMATCH")
+        _precheck_against_auction(contract, auction, rules, where)
         hands = {SEATS[s]: [T.name_of(t) for t in tiles] for s, tiles in hand.deal.items()}
         position: dict[str, Any] = {"game": rules.game, "hands": hands, "contract": contract}
         if rules.three_handed:
@@ -459,6 +456,40 @@ def _read_widow(raw: Mapping[str, Any], where: str, rules: GameRules,
     return widow
 
 
+def _precheck_against_auction(contract: Mapping[str, Any], auction: Auction, rules: GameRules,
+                              where: str) -> None:
+    """The contract's declarer, kind, bid and declaration against the auction, before the
+    contract is read as a position's (whose errors would hide the mismatch: a point bid
+    with sevens, say). Values of a wrong type are left to that reader."""
+    declarer = contract.get("declarer")
+    if declarer in SEATS[:rules.players] and SEATS.index(declarer) != auction.winner:
+        raise PositionError(f"{where}.contract.declarer", f"{declarer} did not win the "
+                            f"auction ({SEATS[auction.winner]} did)",  # type: ignore[index]
+                            "CONTRACT_MISMATCH")
+    kind = contract.get("kind", "standard")
+    if isinstance(kind, str) and kind.lower() in KINDS and kind.lower() != auction.kind:
+        raise PositionError(f"{where}.contract.kind", f"the auction makes a {auction.kind} "
+                            f"contract, not {kind.lower()}", "CONTRACT_MISMATCH")
+    bid = contract.get("bid")
+    if isinstance(bid, int) and not isinstance(bid, bool) and bid != auction.bid:
+        raise PositionError(f"{where}.contract.bid", f"the auction's bid is {auction.bid}, "
+                            f"not {bid}", "CONTRACT_MISMATCH")
+    if rules.game == "42" and auction.kind == "standard":
+        try:
+            name = parse_declaration(contract.get("trump")).name
+        except PositionError:
+            return  # the position reader names it
+        if name not in legal_declarations(rules, auction.bid, auction.kind):  # type: ignore[arg-type]
+            _refuse_declaration(name, auction.bid, rules, where)  # type: ignore[arg-type]
+
+
+def _refuse_declaration(name: str, bid: int, rules: GameRules, where: str) -> None:
+    need = declaration_marks_needed(rules, name)
+    raise PositionError(f"{where}.contract.trump", f"{name} needs a bid of at least "
+                        f"{need} mark{'s' if need > 1 else ''} ({need * 42}); the bid is "
+                        f"{bid}", "DECLARATION_NOT_ALLOWED")
+
+
 def _check_against_auction(contract: Contract, auction: Auction, rules: GameRules,
                            where: str) -> None:
     """The contract must be the one the auction produced, with a declaration its bid
@@ -478,10 +509,7 @@ def _check_against_auction(contract: Contract, auction: Auction, rules: GameRule
     allowed = legal_declarations(rules, contract.bid, contract.kind)
     name = contract.declaration.name
     if name not in allowed:
-        need = declaration_marks_needed(rules, name)
-        raise PositionError(f"{where}.contract.trump", f"{name} needs a bid of at least "
-                            f"{need} mark{'s' if need > 1 else ''} ({need * 42}); the bid is "
-                            f"{contract.bid}", "DECLARATION_NOT_ALLOWED")
+        _refuse_declaration(name, contract.bid, rules, where)
 
 
 def read_game(data: Mapping[str, Any] | str | bytes) -> GameRecord:
