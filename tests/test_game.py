@@ -726,3 +726,18 @@ def test_random_games_of_moon_for_three(seed):
 @given(st.integers(0, 2**32))
 def test_random_games_of_moon_for_four(seed):
     check_random_game(seed, "moon", 4)
+
+
+def test_a_views_auction_is_read_as_a_records_calls():
+    """A seat's view in a game is its hand's view plus the auction: plunge and splash calls
+    are calls there too; a call that is no call is refused as before."""
+    from solver import View
+    four, _ = deal(2, doubles={"S": 4})
+    view = {"seat": "E", "hands": {"E": four["E"]},
+            "contract": {"declarer": "S", "trump": "sixes", "kind": "plunge"},
+            "auction": [{"seat": "E", "bid": "pass"}, {"seat": "S", "bid": "plunge"},
+                        {"seat": "W", "bid": "pass"}, {"seat": "N", "bid": "pass"}]}
+    assert View(view).to_json()["auction"] == view["auction"]
+    with pytest.raises(PositionError) as err:
+        View({**view, "auction": [{"seat": "E", "bid": "double"}]})
+    assert (err.value.field, err.value.code) == ("auction[0].bid", "INVALID_VALUE")
