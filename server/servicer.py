@@ -204,6 +204,20 @@ class HintServicer(service_grpc.HintServiceServicer):
         advice = await self._solve_call(context, body, field_path=bid_convert.bid_field_path)
         return bid_pb.BidAdviceResponse(advice=advice)
 
+    async def CheckGame(self, request, context: grpc.aio.ServicerContext):
+        """A game record checked and scored (no search), on a worker thread."""
+        # Imported here so that this RPC stays one self-contained block of the servicer.
+        from solver.game.game_record import read_game
+
+        from . import game_convert
+
+        def work(token: CancelToken):
+            game = read_game(CheckedObject(game_convert.record_to_json(request.record)))
+            return game_convert.summary_to_proto(game)
+
+        return await self._solve_call(context, lambda token: self._run(work, token),
+                                      field_path=game_convert.record_field_path)
+
     # ------------------------------------------------------- shared machinery
 
     async def _run(self, work: Callable[[CancelToken], T], token: CancelToken) -> T:
