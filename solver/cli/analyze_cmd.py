@@ -6,8 +6,13 @@ import argparse
 import sys
 from typing import Callable
 
+from ..game.errors import PositionError
+from ..hidden.deals import check_deal_count
+from ..hidden.game_analysis import (DEFAULT_ADVICE_DEALS, DEFAULT_ADVICE_SEED, CallFigures,
+                                    GameAnalysis, GameHandAnalysis, analyze_game)
 from ..search.analysis import HandAnalysis, analyze_hand
 from .common import count_records, guarded, read_records, run_records
+from .game_cmd import format_pad
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,12 +21,22 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "after every play, what each play cost the side that made "
                                    "it and the plays that were better, and a per-seat summary. "
                                    "A hand record is a position whose plays are the tiles "
-                                   "played, with optional \"id\" and \"meta\".")
+                                   "played, with optional \"id\" and \"meta\". A game record "
+                                   "(SPEC \"Game record\") is analysed hand by hand: every "
+                                   "hand with a contract as a hand record, and beside every "
+                                   "call what bid advice would have said with that seat's "
+                                   "tiles and the calls before it.")
     p.add_argument("file", nargs="?", help="hand record JSON, or JSON Lines of many hands "
                                            "(default: stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar (it is drawn on stderr only when that is a terminal)")
+    p.add_argument("--advice-deals", type=int, default=DEFAULT_ADVICE_DEALS, metavar="N",
+                   help="game records: random deals of bid advice per call (default "
+                        f"{DEFAULT_ADVICE_DEALS})")
+    p.add_argument("--advice-seed", type=int, default=DEFAULT_ADVICE_SEED, metavar="S",
+                   help="game records: the seed of bid advice's deals, the same for every "
+                        f"call, so that an analysis repeats (default {DEFAULT_ADVICE_SEED})")
     p.set_defaults(run=run_analyze)
 
 
@@ -82,9 +97,77 @@ def analyze_record(data) -> tuple[dict, Callable[[], str]]:
     return analysis.to_json(), lambda: format_analysis(analysis)
 
 
+def _call_text(figures: CallFigures) -> str:
+    if figures.call == "pass":
+        return "pass"
+    if isinstance(figures.call, str) or figures.declaration is None:
+        return str(figures.call)
+    return f"{figures.call} {figures.declaration}"
+
+
+def _figure(value: float | None, width: int) -> str:
+    return ("-" if value is None else f"{value:.2f}").rjust(width)
+
+
+def _format_game_hand(hand: GameHandAnalysis, p_make: str) -> list[str]:
+    lines = ["", f"== Hand {hand.index + 1} (shaker {hand.shaker}) =="]
+    if not hand.calls:
+        lines.append("No call yet.")
+    else:
+        lines.append(f"Auction beside bid advice ({p_make} P(make); E[marks] for the "
+                     "caller's side):")
+        rows = [("seat", "call", "P(make)", "E[marks]", "advice", "P(make)", "E[marks]")]
+        for c in hand.calls:
+            rows.append((c.seat, _call_text(c.made), _figure(c.made.p_make, 7),
+                         _figure(c.made.e_marks, 8), ("= " if c.agrees else "") +
+                         _call_text(c.advised), _figure(c.advised.p_make, 7),
+                         _figure(c.advised.e_marks, 8)))
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        for r in rows:
+            cells = [cell.ljust(w) if i in (0, 1, 4) else cell.rjust(w)
+                     for i, (cell, w) in enumerate(zip(r, widths))]
+            lines.append(("  " + "  ".join(cells)).rstrip())
+    if hand.play is not None:
+        lines += ["", format_analysis(hand.play)]
+    elif hand.contract is None:
+        lines.append("No contract: nothing played.")
+    return lines
+
+
+def format_game_analysis(analysis: GameAnalysis) -> str:
+    """The score pad, then each hand: its calls beside bid advice and its play analysis."""
+    game = analysis.game
+    title = "Game" + (f" {game.id}" if game.has_id else "")
+    lines = [f"{title} - bid advice over {analysis.deals} deals a call, seed {analysis.seed}",
+             "", format_pad(game)]
+    for hand in analysis.hands:
+        lines += _format_game_hand(hand, analysis.p_make)
+    return "\n".join(lines)
+
+
+def is_game_record(data: object) -> bool:
+    """A game record lists its hands; a hand record maps seats to tiles."""
+    return isinstance(data, dict) and isinstance(data.get("hands"), list)
+
+
+def analyze_document(deals: int, seed: int):
+    """The `t42 analyze` handler: a game record analysed as a game, else a hand record."""
+    def handle(data) -> tuple[dict, Callable[[], str]]:
+        if not is_game_record(data):
+            return analyze_record(data)
+        analysis = analyze_game(data, deals=deals, seed=seed)
+        return analysis.to_json(), lambda: format_game_analysis(analysis)
+    return handle
+
+
 @guarded
 def run_analyze(args: argparse.Namespace) -> int:
-    return run_records(read_records(args.file), args.json, analyze_record,
+    check_deal_count("--advice-deals", args.advice_deals)
+    if args.advice_seed < 0:
+        raise PositionError("--advice-seed", f"must be 0 or more, not {args.advice_seed}",
+                            "INVALID_VALUE")
+    return run_records(read_records(args.file), args.json,
+                       analyze_document(args.advice_deals, args.advice_seed),
                        progress="analysing" if args.progress else None,
                        total=count_records(args.file) if args.progress and sys.stderr.isatty()
                        else None)
