@@ -1,32 +1,50 @@
-"""Players for the arena: each picks a tile for the seat to move.
+"""Players for the arena and for games: each bot calls, declares, discards and plays.
 
-Every bot but ``cheat`` is handed the seat's `View` (`seat_view`): its own
-hand, the contract and the plays, parsed as any SPEC view is. That object
-holds nothing of the other hands, so a bot cannot peek even by mistake.
-``cheat`` alone (``sees_deal = True``) is handed the true deal, a `Position`.
+Every bot but ``cheat`` sees one seat only. For a play it is handed the seat's
+`View` (`seat_view`): its own hand, the contract, the plays and the auction,
+parsed as any SPEC view is. For a call, a declaration or (three-player Moon's
+declarer) a discard it is handed the seat's `CallView` (`solver.game.call_view`):
+its own seven tiles, the rules, the shaker, the calls so far and the score (and the
+widow for the Moon declarer). Neither object holds anything of the other hands, so a
+bot cannot peek even by mistake. ``cheat`` alone (``sees_deal = True``) is handed the
+true deal: a `Position` to play, an `OpenTable` (the call view and every hand) to call.
 
-* ``random``: a uniformly random legal tile.
-* ``rule``: a casual player's heuristic (see `RuleBot`).
-* ``hint``: the best move of `solver.hidden.hint.hint` with N deals from its view.
-* ``cheat``: the double-dummy best move on the true deal (an upper bound).
+The interface (`Bot`): ``call(view) -> int | str`` (``pass``, a bid, ``plunge`` or
+``splash``), ``declare(view) -> Declaration`` (the trump and the doubles option),
+``discard(view) -> int`` (a tile of the eight) and ``choose(view) -> int`` (a tile).
+
+* ``random``: a uniformly random legal call, declaration, discard and tile (seeded).
+* ``rule``: a casual player: bids from a table (see `RuleBot`), plays by rules of thumb.
+* ``advice`` (``hint`` for the play-only arena's name): calls with bid advice
+  (`solver.hidden.bidding.advise`), names the declaration the advice chose, plays the
+  hint's best move.
+* ``cheat``: double-dummy calls and plays on the true deal (an upper bound).
+
+A plunge or splash partner (every bot but ``random``) names trump with
+`solver.hidden.bidding.partner_trump` from its own seven tiles.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Protocol, Union
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol, Sequence, Union
 
 from ..game import tiles as T
+from ..game.auction import PASS, SPECIAL_CALLS
+from ..game.call_view import CallView, Declaration
 from ..game.position import SEATS, Position
 from ..game.rules import LEAD, TRUMP
 from ..game.view import View
 from ..hidden.hint import hint
 from ..search.solve import DealSolver
+from . import calling
 
 
-def seat_view(position: Position) -> View:
+def seat_view(position: Position, auction: Sequence[Mapping[str, Any]] | None = None) -> View:
     """What the seat to move knows of ``position``: a `View` built from the SPEC view JSON
-    (its hand, the contract, the plays), which holds no reference to the deal."""
+    (its hand, the contract, the plays; the auction when given; the three-player Moon
+    declarer's widow and discard), which holds no reference to the deal."""
     seat = position.to_move_index
     if seat is None:
         raise ValueError("the hand is over: no seat is to move")
@@ -37,16 +55,48 @@ def seat_view(position: Position) -> View:
     if position.game == "moon":
         data["game"] = "moon"
         data["players"] = len(position.hands)
+        if position.widow is not None and seat == position.contract.declarer and \
+                position.discard is not None:
+            data["widow"] = T.name_of(position.widow)
+            data["discard"] = T.name_of(position.discard)
+    if auction is not None:
+        data["auction"] = [dict(c) for c in auction]
     return View(data)
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """What ``cheat`` is handed to call, declare or discard: the seat's call view and the
+    true deal (seat -> tiles as dealt; the three-player Moon widow)."""
+
+    view: CallView
+    hands: Mapping[int, tuple[int, ...]]
+    widow: int | None = None
 
 
 class Bot(Protocol):
     name: str
-    #: True for a bot handed the true deal (a `Position`: cheat only); the others are
-    #: handed the seat's `View`.
+    #: True for a bot handed the true deal (cheat only: a `Position` to play, an
+    #: `OpenTable` to call); the others are handed the seat's `View` / `CallView`.
     sees_deal: bool
 
+    def call(self, seen: Union[CallView, OpenTable]) -> int | str: ...
+
+    def declare(self, seen: Union[CallView, OpenTable]) -> Declaration: ...
+
+    def discard(self, seen: Union[CallView, OpenTable]) -> int: ...
+
     def choose(self, seen: Union[View, Position]) -> int: ...
+
+
+def _is_kind(view: CallView) -> bool:
+    """Whether the seat names trump for its partner's plunge or splash."""
+    auction = view.auction()
+    return auction.kind != "standard" and auction.winner != view.seat
+
+
+def _partner_declaration(view: CallView) -> Declaration:
+    return Declaration(calling.partner_choice(view.hand))
 
 
 class RandomBot:
@@ -58,12 +108,43 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
+    def call(self, view: CallView) -> int | str:
+        return self.rng.choice(view.legal_calls())
+
+    def declare(self, view: CallView) -> Declaration:
+        trump = self.rng.choice(view.legal_declarations())
+        return Declaration(trump, self.rng.choice(view.doubles_options(trump)))
+
+    def discard(self, view: CallView) -> int:
+        return self.rng.choice(sorted(view.eight, reverse=True))
+
     def choose(self, view: View) -> int:
         return self.rng.choice(view.legal_tiles())
 
 
 class RuleBot:
-    """What a casual player does, from its own hand and the plays only.
+    """What a casual player does, from its own hand, the calls and the plays only.
+
+    Calling (`solver.play.calling.rule_call`): the best suit is the pip suit with the
+    most tiles (ties: holding its double, then more other doubles, then the higher
+    pip); its strength is the tiles of that suit plus the other doubles held, one
+    less without the suit's double (at most 7). The bid from the strength:
+
+    ========  =================  ===================================
+    strength  42                 Moon
+    ========  =================  ===================================
+    <= 4      pass               pass
+    5         30                 4 (``min_bid`` when that is higher)
+    6         34                 5
+    7         42 (1 mark)        6
+    ========  =================  ===================================
+
+    With four doubles and no bid yet: plunge (when the rules allow it). The bot
+    bids its number when it is higher than the bid so far and legal, else passes;
+    forced to bid, it bids the lowest bid. It never bids nello, sevens or 21.
+    Declaring: its best suit (the plunge partner: `partner_trump`). Three-player
+    Moon's declarer picks the best suit of its eight tiles and lays away the
+    weakest tile outside it (not a double, fewest pips).
 
     * Leading: lead a trump when holding the highest trump still out;
       otherwise lead the lowest tile.
@@ -81,6 +162,17 @@ class RuleBot:
 
     name = "rule"
     sees_deal = False
+
+    def call(self, view: CallView) -> int | str:
+        return calling.rule_call(view)
+
+    def declare(self, view: CallView) -> Declaration:
+        if _is_kind(view):
+            return _partner_declaration(view)
+        return Declaration(calling.rule_trump(view.held))
+
+    def discard(self, view: CallView) -> int:
+        return calling.weakest(view.eight, calling.rule_trump(view.eight))
 
     def choose(self, view: View) -> int:
         p = view
@@ -129,7 +221,8 @@ class RuleBot:
 
 
 class HintBot:
-    """Plays the hint's best move (objective make) over ``deals`` deals from its own view."""
+    """Plays the hint's best move (objective make) over ``deals`` deals from its own view;
+    calls with bid advice (see `AdviceBot`, which it is under another name)."""
 
     sees_deal = False
 
@@ -147,14 +240,102 @@ class HintBot:
         return T.parse_tile(h.best[0], "best")
 
 
+class AdviceBot(HintBot):
+    """Calls with bid advice, declares what the advice chose, plays with hints.
+
+    A call: `solver.hidden.bidding.advise` on the seat's seven tiles over ``deals``
+    deals (seeded from the bot's generator; ``adaptive``: in rounds of 50, stopping
+    once the recommendation is settled), with the calibrated P(make) for 42
+    (``calibrated``; Moon has no calibration) and ``threshold``; of the bids the
+    advice scores, only those the auction allows with a declaration the rules allow
+    at that bid are offered (nello from ``nello_min_marks``, 2 marks by default;
+    plunge and splash only as the auction's first bid): the highest that reaches
+    the threshold, else pass, or forced, the lowest bid in the declaration most
+    likely to make it (`solver.play.calling.advice_call`). With ``prune`` (default)
+    the advice is asked only about declarations the hand could bid at all
+    (`solver.play.calling._worth_asking`), which halves its time. Declaring: the
+    declaration the advice ranked best at the winning bid (the advice of the
+    seat's call is kept per hand; a seat that never called asks afresh). The
+    plunge partner: `partner_trump`. Three-player Moon: that declaration, and the
+    weakest tile outside it laid away. A play: the hint's best move over
+    ``hint_deals`` deals, as ``hint``.
+    """
+
+    def __init__(self, deals: int = 100, seed: int = 0, threads: int | None = 1, *,
+                 hint_deals: int = 100, threshold: float = calling.DEFAULT_THRESHOLD,
+                 calibrated: bool = True, prune: bool = True, adaptive: bool = True,
+                 name: str = "advice") -> None:
+        super().__init__(hint_deals, seed, threads)
+        self.name = name
+        self.advice_deals = deals
+        self.threshold = threshold
+        self.calibrated = calibrated
+        self.prune = prune
+        self.adaptive = adaptive
+        self.call_rng = random.Random(seed * 2 + 1)
+        self._advice: dict[tuple, Any] = {}
+
+    def _advise(self, view: CallView, highest: int | None, options: Sequence[str]) -> Any:
+        advice = calling.advice_for(view, highest, options, deals=self.advice_deals,
+                                    seed=self.call_rng.randrange(2 ** 31),
+                                    threshold=self.threshold, calibrated=self.calibrated,
+                                    threads=self.threads, adaptive=self.adaptive)
+        self._advice = {calling.hand_key(view): advice}   # one hand at a time
+        return advice
+
+    def call(self, view: CallView) -> int | str:
+        legal = view.legal_calls()
+        if len(legal) == 1:
+            return legal[0]
+        return calling.advice_call(view, lambda highest, options:
+                                   self._advise(view, highest, options), self.threshold,
+                                   self.prune)
+
+    def _declaration(self, view: CallView) -> str:
+        advice = self._advice.get(calling.hand_key(view))
+        if advice is None:
+            advice = self._advise(view, None, calling.declaration_options(view, None,
+                                                                          self.prune))
+        return calling.advice_declaration(view, advice)
+
+    def declare(self, view: CallView) -> Declaration:
+        if _is_kind(view):
+            return _partner_declaration(view)
+        return Declaration(self._declaration(view))
+
+    def discard(self, view: CallView) -> int:
+        return calling.weakest(view.eight, self._declaration(view))
+
+
 class CheatBot:
-    """The double-dummy best move on the true deal (ties: the core's move order)."""
+    """Double-dummy calls and plays on the true deal (an upper bound).
+
+    A call (`solver.play.calling.cheat_call`): the highest bid the seat makes as
+    declarer double dummy (42: `solver.search.table.solve_deal`; Moon: every
+    declaration searched, three-player Moon with its best discard), if the auction
+    allows it; it passes when its partner has the auction or calls later and makes
+    more. Declaring: the declaration that makes the winning bid with the most points
+    (tricks); the Moon declarer lays away the tile of its best discard. A play: the
+    double-dummy best move (ties: the core's move order).
+    """
 
     name = "cheat"
     sees_deal = True
 
     def __init__(self) -> None:
         self.solver: DealSolver | None = None
+        self.tables = calling.CheatTables()
+
+    def call(self, table: OpenTable) -> int | str:
+        return self.tables.call(table.view, table.hands, table.widow)
+
+    def declare(self, table: OpenTable) -> Declaration:
+        if _is_kind(table.view):
+            return _partner_declaration(table.view)
+        return Declaration(self.tables.declaration(table.view, table.hands, table.widow))
+
+    def discard(self, table: OpenTable) -> int:
+        return self.tables.discard(table.view, table.hands, table.widow)
 
     def choose(self, position: Position) -> int:
         p = position
@@ -171,17 +352,25 @@ class CheatBot:
         return max(scored, key=lambda tv: sign * tv[1])[0]
 
 
+#: The bots of the play-only arena (`solver.play.arena`), whose results stay as they were.
 BOT_NAMES = ("random", "rule", "hint", "cheat")
+#: The bots of games (every one calls and plays).
+GAME_BOT_NAMES = ("random", "rule", "advice", "cheat")
 
 
-def make_bot(name: str, seed: int = 0, hint_deals: int = 100) -> Bot:
-    """A bot by name: random, rule, hint (``hint_deals`` deals) or cheat."""
+def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int = 100,
+             **options: Any) -> Bot:
+    """A bot by name: random, rule, hint or advice (``hint_deals`` deals a play,
+    ``advice_deals`` a call; ``options``: ``threshold``, ``calibrated``) or cheat."""
     if name == "random":
         return RandomBot(seed)
     if name == "rule":
         return RuleBot()
-    if name == "hint":
-        return HintBot(hint_deals, seed)
+    if name in ("hint", "advice"):
+        if name == "hint" and hint_deals != 100:
+            options.setdefault("name", f"hint{hint_deals}")
+        return AdviceBot(advice_deals, seed, hint_deals=hint_deals,
+                         name=options.pop("name", name), **options)
     if name == "cheat":
         return CheatBot()
-    raise ValueError(f"unknown bot {name!r} (one of {', '.join(BOT_NAMES)})")
+    raise ValueError(f"unknown bot {name!r} (one of {', '.join(BOT_NAMES + ('advice',))})")
