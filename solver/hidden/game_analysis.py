@@ -158,7 +158,8 @@ def _advice_call(call: Call) -> dict:
 
 
 def _analyze_calls(game: GameRecord, hand: HandRecord, deals: int, seed: int,
-                   calibrated: bool, token: CancelToken | None) -> tuple[CallAnalysis, ...]:
+                   calibrated: bool, token: CancelToken | None,
+                   threads: int | None) -> tuple[CallAnalysis, ...]:
     rules = game.rules
     declared = hand.contract.declaration.name if hand.contract is not None else None
     winner = hand.auction.winner if hand.auction.is_over else None
@@ -168,7 +169,7 @@ def _analyze_calls(game: GameRecord, hand: HandRecord, deals: int, seed: int,
         advice = advise([T.name_of(t) for t in hand.deal[call.seat]], SEATS[call.seat],
                         game=rules.game, players=rules.players,
                         auction=[_advice_call(c) for c in calls[:i]], deals=deals, seed=seed,
-                        calibrated=calibrated, token=token, threads=1)
+                        calibrated=calibrated, token=token, threads=threads)
         mine = declared if call.seat == winner and call.kind == "standard" else None
         made = _scored(advice, call.bid, mine, calibrated)
         out.append(CallAnalysis(i, SEATS[call.seat], made, _advised(advice, calibrated),
@@ -186,14 +187,15 @@ def _play_record(game: GameRecord, hand: HandRecord) -> dict | None:
 
 def analyze_game(record: Mapping[str, Any] | str | bytes | GameRecord, *,
                  deals: int = DEFAULT_ADVICE_DEALS, seed: int = DEFAULT_ADVICE_SEED,
-                 token: CancelToken | None = None) -> GameAnalysis:
-    """Analyse a game record (see the module docstring). Raises `PositionError` for a
-    bad record and `SearchCancelled` when ``token`` stops a search."""
+                 token: CancelToken | None = None, threads: int | None = None) -> GameAnalysis:
+    """Analyse a game record (see the module docstring); ``threads``: bid advice's search
+    threads (None: as `advise` chooses). Raises `PositionError` for a bad record and
+    `SearchCancelled` when ``token`` stops a search."""
     game = record if isinstance(record, GameRecord) else GameRecord(record)
     calibrated = game.rules.game == "42"
     hands = []
     for hand in game.hands:
-        calls = _analyze_calls(game, hand, deals, seed, calibrated, token)
+        calls = _analyze_calls(game, hand, deals, seed, calibrated, token, threads)
         play_record = _play_record(game, hand)
         play = None if play_record is None else analyze_hand(play_record, token=token)
         summary = hand.summary_json()
