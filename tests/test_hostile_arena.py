@@ -132,10 +132,11 @@ def test_a_clipped_position_error_pickles_unchanged():
 _GUARD = """import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
 """
-_NO_POOL = """import multiprocessing.context
+_NO_POOL = """import concurrent.futures, multiprocessing.context
 def _no_pool(*args, **kwargs):
     raise SystemExit("a process pool was started")
 multiprocessing.context.BaseContext.Pool = _no_pool
+concurrent.futures.ProcessPoolExecutor.__init__ = _no_pool
 """
 
 
@@ -177,13 +178,16 @@ def play_pair(*args):
     raise Odd(1, 2)
 a.play_pair = play_pair
 a.cores = lambda: 2
-try:
-    a.run_arena("random", "random", 2, workers=2)
-except Exception as exc:
-    print(type(exc).__name__, exc)
+# Many runs: stopping a pool on an error while other jobs are in flight once hung
+# (multiprocessing.Pool.terminate, now and then); every run must come back.
+for _ in range(12):
+    try:
+        a.run_arena("random", "random", 6, workers=2)
+    except Exception as exc:
+        print(type(exc).__name__, exc)
 """)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "RuntimeError Odd: odd 1 2"
+    assert out.stdout.splitlines() == ["RuntimeError Odd: odd 1 2"] * 12
 
 
 # ------------------------------------------------------------- the options

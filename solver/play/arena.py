@@ -23,7 +23,6 @@ Statistics (`summarize`, computed from the hand records alone):
 from __future__ import annotations
 
 import math
-import multiprocessing
 import pickle
 import random
 import sys
@@ -38,6 +37,7 @@ from ..game.position import SEATS, Position
 from ..hidden.hint import default_threads
 from ..hidden.stats import McNemar, MeanEstimate, mcnemar, mean_of, wilson_interval
 from .bots import BOT_NAMES, make_bot, seat_view
+from .processes import ProcessPool
 
 BID = 30
 
@@ -211,8 +211,8 @@ def check_run(a: str, b: str, pairs: int, seed: int, hint_deals: int, workers: i
                                 "OUT_OF_RANGE")
 
 
-def _process_pool(workers: int):
-    return multiprocessing.get_context("fork").Pool(workers)
+def _process_pool(workers: int) -> ProcessPool:
+    return ProcessPool(workers)
 
 
 def run_arena(a: str, b: str, pairs: int, seed: int = 0, *, hint_deals: int = 100,

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol, Sequence, Union
 
 from ..game import tiles as T
-from ..game.auction import PASS, SPECIAL_CALLS
 from ..game.call_view import CallView, Declaration
 from ..game.position import SEATS, Position
 from ..game.rules import LEAD, TRUMP

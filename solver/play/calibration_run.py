@@ -20,7 +20,6 @@ Which contract is played (``mode``):
 
 from __future__ import annotations
 
-import multiprocessing
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -32,6 +31,7 @@ from ..hidden.dealer import Dealer
 from ..hidden.stats import wilson_interval
 from .arena import play_hand
 from .bots import make_bot
+from .processes import ProcessPool
 
 
 def calibration_markdown(table: list[CalibrationBin]) -> str:
@@ -155,7 +155,7 @@ def run_calibration(hands: int, seed: int = 0, *, mode: str = "bid30", advice_de
     if workers <= 1:
         take(map(_hand_job, jobs))
     else:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with ProcessPool(workers) as pool:
             take(pool.imap_unordered(_hand_job, jobs))
     out.sort(key=lambda r: r.hand)
     return out
