@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from solver.game import tiles as T
 from solver.game.errors import PositionError
 from solver.game.game_record import GameRecord
 from texas42.v1 import game_pb2 as game_pb
@@ -228,3 +229,90 @@ def summary_from_proto(response: service_pb.CheckGameResponse) -> dict[str, Any]
         if response.HasField("next") else None
     return {"hands": hands, "score": dict(response.score),
             "winner": response.winner if response.HasField("winner") else None, "next": turn}
+
+
+# ------------------------------------------------------------------- NextAction
+
+#: The bots NextAction asks (``hint`` is ``advice`` under its play-only name).
+NEXT_ACTION_BOTS = ("random", "rule", "advice", "hint", "cheat")
+#: The bounds of ``advice_deals`` and ``hint_deals``; 100 when not given.
+MAX_BOT_DEALS = 100_000
+DEFAULT_BOT_DEALS = 100
+
+
+def next_action_bot_options(request: service_pb.NextActionRequest) -> dict[str, Any]:
+    """The `make_bot` arguments of a NextAction request, checked (a `PositionError` names
+    ``bot``, ``advice_deals`` or ``hint_deals``)."""
+    if request.bot not in NEXT_ACTION_BOTS:
+        raise PositionError("bot", f"unknown bot {request.bot[:20]!r} (one of "
+                            f"{', '.join(NEXT_ACTION_BOTS)})", "UNKNOWN_BOT")
+    options: dict[str, Any] = {"name": request.bot, "seed": request.seed}
+    for name in ("advice_deals", "hint_deals"):
+        value = getattr(request, name) if request.HasField(name) else DEFAULT_BOT_DEALS
+        if not 1 <= value <= MAX_BOT_DEALS:
+            raise PositionError(name, f"must be 1..{MAX_BOT_DEALS}, not {value}",
+                                "OUT_OF_RANGE")
+        options[name] = value
+    return options
+
+
+def check_turn(game: GameRecord, seat: int) -> None:
+    """Refuse (naming ``seat``) a seat that is not the one to act, or a game that is over."""
+    letter = SEAT_OF_ENUM.get(seat)
+    if letter is None:
+        raise PositionError("seat", "the seat to act is required" if not seat
+                            else f"unknown seat value {seat}",
+                            "MISSING_FIELD" if not seat else "UNKNOWN_SEAT")
+    turn = game.next_action()
+    if turn is None:
+        raise PositionError("seat", "the game is over: no seat is to act", "GAME_OVER")
+    if game.hands and game.hands[-1].finished or not game.hands:
+        raise PositionError("hands", "the next hand is not dealt yet: add it to the "
+                            "record (its hands and an empty auction)", "MISSING_FIELD")
+    if turn["seat"] != letter:
+        raise PositionError("seat", f"it is {turn['seat']}'s turn to {turn['action']}, "
+                            f"not {letter}'s", "OUT_OF_TURN")
+
+
+def next_action_to_proto(found: Mapping[str, Any]) -> service_pb.NextActionResponse:
+    """`solver.play.game_play.next_action_figures`'s answer as the response."""
+    out = service_pb.NextActionResponse(action=ACTIONS[found["action"]],
+                                        seat=ENUM_OF_SEAT[found["seat"]])
+    answer, action = found["answer"], found["action"]
+    if action == "call":
+        out.call.seat = out.seat
+        if answer in ("plunge", "splash"):
+            out.call.kind = ENUM_OF_KIND[answer]
+        elif answer != "pass":
+            out.call.bid = int(answer)
+    elif action == "declare":
+        out.declaration = ENUM_OF_DECLARATION[answer.trump]
+        out.doubles = ENUM_OF_DOUBLES[answer.doubles]
+    else:
+        out.tile = T.name_of(answer)
+        if found["declaration"] is not None:
+            out.declaration = ENUM_OF_DECLARATION[found["declaration"].trump]
+            out.doubles = ENUM_OF_DOUBLES[found["declaration"].doubles]
+    figures = found["figures"]
+    if figures is not None:
+        out.figures.p_make = figures["p_make"]
+        out.figures.deals = figures["deals"]
+        if "declaration" in figures:
+            out.figures.declaration = ENUM_OF_DECLARATION[figures["declaration"]]
+            out.figures.bid = figures["bid"]
+        if figures.get("mean") is not None:
+            out.figures.mean = figures["mean"]
+    return out
+
+
+def next_action_from_proto(response: service_pb.NextActionResponse) -> Any:
+    """The answer of a NextAction response in `solver.play.game_play.next_action`'s form
+    (a call, a `Declaration`, or a tile number) — a client-side convenience."""
+    from solver.game.call_view import Declaration
+    if response.action == game_pb.GAME_ACTION_CALL:
+        if response.call.kind in SPECIAL_KINDS:
+            return SPECIAL_KINDS[response.call.kind]
+        return response.call.bid or "pass"
+    if response.action == game_pb.GAME_ACTION_DECLARE:
+        return Declaration(DECLARATIONS[response.declaration], DOUBLES[response.doubles])
+    return T.parse_tile(response.tile, "tile")

@@ -218,6 +218,40 @@ class HintServicer(service_grpc.HintServiceServicer):
         return await self._solve_call(context, lambda token: self._run(work, token),
                                       field_path=game_convert.record_field_path)
 
+    async def NextAction(self, request, context: grpc.aio.ServicerContext):
+        """What a bot does next for the seat to act, from that seat's view alone (cheat:
+        the record's deal), with its figures; the search on a worker thread."""
+        # Imported here so that this RPC stays one self-contained block of the servicer.
+        from solver.game.game_record import read_game
+        from solver.play.bots import make_bot
+        from solver.play.game_play import next_action_figures
+
+        from . import game_convert
+
+        async def body(token: CancelToken):
+            # The bot's options are checked here (a bad one is refused at once, without
+            # waiting for a worker); the record and the turn on the worker.
+            options = self.pool.check(lambda: game_convert.next_action_bot_options(request))
+
+            def work(token: CancelToken):
+                game = read_game(CheckedObject(game_convert.record_to_json(request.record)))
+                game_convert.check_turn(game, request.seat)
+                bot = make_bot(options["name"], seed=options["seed"],
+                               hint_deals=options["hint_deals"],
+                               advice_deals=options["advice_deals"])
+                if hasattr(bot, "token"):
+                    bot.token = token   # advice: its searches stop at the deadline
+                found = next_action_figures(game, bot)
+                return game_convert.next_action_to_proto(found)
+
+            return await self._run(work, token)
+
+        def field_path(json_field: str) -> str:
+            return json_field if json_field in ("bot", "seat", "advice_deals", "hint_deals") \
+                else game_convert.record_field_path(json_field)
+
+        return await self._solve_call(context, body, field_path=field_path)
+
     # ------------------------------------------------------- shared machinery
 
     async def _run(self, work: Callable[[CancelToken], T], token: CancelToken) -> T:

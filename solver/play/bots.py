@@ -230,12 +230,16 @@ class HintBot:
         self.deals = deals
         self.rng = random.Random(seed)
         self.threads = threads
+        #: a `CancelToken` the bot's searches look at (a service call's deadline), or None
+        self.token: Any = None
 
     def choose(self, view: View) -> int:
         legal = view.legal_tiles()
         if len(legal) == 1:
             return legal[0]
-        h = hint(view, deals=self.deals, seed=self.rng.randrange(2 ** 31), threads=self.threads)
+        h = hint(view, deals=self.deals, seed=self.rng.randrange(2 ** 31), threads=self.threads,
+                 token=self.token)
+        self.last_hint = h   # the figures of the last search (`next_action_figures`)
         return T.parse_tile(h.best[0], "best")
 
 
@@ -278,7 +282,8 @@ class AdviceBot(HintBot):
         advice = calling.advice_for(view, highest, options, deals=self.advice_deals,
                                     seed=self.call_rng.randrange(2 ** 31),
                                     threshold=self.threshold, calibrated=self.calibrated,
-                                    threads=self.threads, adaptive=self.adaptive)
+                                    threads=self.threads, adaptive=self.adaptive,
+                                    token=self.token)
         self._advice = {calling.hand_key(view): advice}   # one hand at a time
         return advice
 

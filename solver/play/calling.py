@@ -153,7 +153,7 @@ def declaration_options(view: CallView, highest: int | None, prune: bool = True
 
 def advice_for(view: CallView, highest: int | None, options: Sequence[str], *, deals: int,
                seed: int, threshold: float, calibrated: bool, threads: int | None,
-               adaptive: bool = True) -> Any:
+               adaptive: bool = True, token: Any = None) -> Any:
     """`advise` on the seat's seven tiles (Moon: no calibration; bids under 4 count as none)."""
     rules = view.rules
     if rules.game == "moon" and highest is not None and highest < _ADVICE_MOON_LOW:
@@ -162,7 +162,7 @@ def advice_for(view: CallView, highest: int | None, options: Sequence[str], *, d
                   players=rules.players, auction=highest, deals=deals, seed=seed,
                   threshold=threshold, declarations=list(options),
                   calibrated=calibrated and rules.game == "42", threads=threads,
-                  adaptive=adaptive)
+                  adaptive=adaptive, token=token)
 
 
 def _rank_key(row: Any, chance: Any, order: Sequence[str]) -> tuple:

@@ -15,16 +15,18 @@ would do next in a record can be asked directly (`next_action`).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any, Mapping, Sequence
 
 from ..game import tiles as T
-from ..game.auction import SEATS, Auction, Call, GameRules, read_rules
+from ..game.auction import SEATS, SPECIAL_CALLS, Auction, Call, GameRules, read_rules
 from ..game.call_view import CallView, Declaration, call_view
 from ..game.game_record import GameRecord, HandRecord, read_game
 from ..game.position import Position
 from ..game.view import View
 from ..hidden.dealer import Dealer
+from . import calling
 from .bots import Bot, OpenTable, seat_view
 
 #: A Moon position is checked at bid 4 at least (a house minimum may go lower).
@@ -91,6 +93,74 @@ def next_action(record: GameRecord, bot: Bot, deal_seen: bool = False) -> Any:
     view = call_view_of(record)
     seen: Any = OpenTable(view, hand.deal, hand.widow) if bot.sees_deal else view
     return getattr(bot, action["action"])(seen)
+
+
+def next_action_figures(record: GameRecord, bot: Bot) -> dict[str, Any]:
+    """`next_action` with what a client needs to act on it, and the bot's figures.
+
+    Returns ``{"seat", "action", "answer", "declaration", "figures"}``: ``answer`` is
+    `next_action`'s (a call, a `Declaration`, a discard tile or a play tile);
+    ``declaration`` is the `Declaration` that goes with a three-player Moon discard
+    (the bot's, from the view with that discard laid away), else None. ``figures`` is
+    None unless the bot searched for this answer (advice): for a call, declaration or
+    discard ``{"declaration", "bid", "p_make", "deals"}`` (the advice's P(make),
+    calibrated as it used it, of the answer's bid in the declaration it ranks best);
+    for a play ``{"p_make", "mean", "deals"}`` of the played tile in the hint. A pass
+    or a forced answer has none.
+    """
+    action = record.next_action()
+    if action is None:
+        raise ValueError("the game is over")
+    before = getattr(bot, "_advice", None)
+    if hasattr(bot, "last_hint"):
+        bot.last_hint = None  # type: ignore[attr-defined]
+    answer = next_action(record, bot)
+    declaration = None
+    if action["action"] == "discard":
+        view = dataclasses.replace(call_view_of(record), discard=answer)
+        hand = record.hands[-1]
+        declaration = bot.declare(OpenTable(view, hand.deal, hand.widow) if bot.sees_deal
+                                  else view)
+    figures = None
+    if action["action"] == "play":
+        h = getattr(bot, "last_hint", None)
+        if h is not None:
+            move = h.moves[T.name_of(answer)]
+            figures = {"p_make": move.p_make, "mean": move.mean, "deals": h.deals}
+    else:
+        advice = getattr(bot, "_advice", None)
+        if advice is not None and advice is not before:
+            figures = _advice_figures(record, action["action"], answer, declaration,
+                                      next(iter(advice.values())))
+    return {"seat": action["seat"], "action": action["action"], "answer": answer,
+            "declaration": declaration, "figures": figures}
+
+
+def _advice_figures(record: GameRecord, action: str, answer: Any, declaration: Any,
+                    advice: Any) -> dict[str, Any] | None:
+    """The advice's figure behind a call (its bid in the best-ranked declaration that
+    offers it) or a declaration (the declaration at the auction's bid)."""
+    view = call_view_of(record)
+    if action == "call":
+        if answer == "pass":
+            return None
+        rows = [(r, r.chance(SPECIAL_CALLS[answer][0])) for r in advice.declarations
+                if r.declaration == answer] if answer in SPECIAL_CALLS else \
+            [(r, r.chance(answer)) for r in advice.declarations
+             if r.declaration in calling.legal_declarations(view.rules, answer)]
+    else:
+        trump = (declaration if action == "discard" else answer).trump
+        bid = view.auction().bid
+        if view.rules.game == "moon":
+            bid = max(bid, calling._ADVICE_MOON_LOW)
+        rows = [(r, r.chance(bid)) for r in advice.declarations if r.declaration == trump]
+    rows = [(r, c) for r, c in rows if c is not None]
+    if not rows:
+        return None
+    order = calling.ORDER_MOON if view.rules.game == "moon" else calling.ORDER_42
+    row, chance = max(rows, key=lambda rc: calling._rank_key(rc[0], rc[1], order))
+    return {"declaration": row.declaration, "bid": chance.bid, "p_make": chance.p_used,
+            "deals": chance.deals}
 
 
 class _Hand:
@@ -224,4 +294,4 @@ def play_game(ns: Bot, ew: Bot, *, game: str = "42", players: int = 4,
     raise RuntimeError(f"no winner after {max_hands} hands")
 
 
-__all__ = ["call_view_of", "next_action", "play_game", "play_view_of"]
+__all__ = ["call_view_of", "next_action", "next_action_figures", "play_game", "play_view_of"]

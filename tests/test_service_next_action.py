@@ -1,0 +1,197 @@
+"""The NextAction RPC on a real server (gRPC and Connect on 127.0.0.1): for records in
+progress cut from the shared game cases at calls, declarations, three-player Moon
+discards and plays, each bot's answer (and figures) is the Python bot's with the same
+seed (`solver.play.game_play.next_action`); for the bots that see one seat, redealing
+the hands that seat cannot see does not change it; a bad request names the field."""
+
+from __future__ import annotations
+
+import copy
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import grpc
+import pytest
+from google.protobuf import json_format
+from grpc_helpers import assert_invalid
+from test_bots_bid import _other_deal
+
+from server.convert import ENUM_OF_SEAT
+from server.game_convert import (next_action_from_proto, next_action_to_proto,
+                                 record_from_json)
+from server.launcher import ServerProcess
+from solver.game.game_record import read_game
+from solver.play.bots import make_bot
+from solver.play.game_play import next_action, next_action_figures
+from texas42.v1 import game_pb2 as game_pb
+from texas42.v1 import hint_service_pb2 as hs
+from texas42.v1 import hint_service_pb2_grpc as hs_grpc
+from texas42.v1 import position_pb2 as pb
+
+CASES = Path(__file__).parent / "cases" / "games.jsonl"
+with open(CASES, encoding="utf-8") as _f:
+    GAME_CASES = {c["id"]: c for c in (json.loads(line) for line in _f if line.strip())}
+TIMEOUT = 120
+ADVICE_DEALS, HINT_DEALS = 12, 6
+
+
+def _cuts(case_id: str, hand_index: int) -> list[dict]:
+    """The record cut in hand ``hand_index`` at calls, at the declaration (three-player
+    Moon: the discard) and at plays."""
+    data = GAME_CASES[case_id]["record"]
+    base = {**data, "hands": data["hands"][:hand_index]}
+    hand = data["hands"][hand_index]
+    assert not any(c["bid"] in ("plunge", "splash") for c in hand["auction"])
+    dealt = {"hands": hand["hands"], **({"widow": hand["widow"]} if "widow" in hand else {})}
+    out = [{**base, "hands": base["hands"] + [{**dealt, "auction": hand["auction"][:k]}]}
+           for k in (0, 2)]
+    out.append({**base, "hands": base["hands"] + [{**dealt, "auction": hand["auction"]}]})
+    for k in (0, 5, 13):
+        out.append({**base, "hands": base["hands"] + [{**hand, "plays": hand["plays"][:k]}]})
+    return copy.deepcopy(out)
+
+
+def _records() -> list[tuple[str, dict]]:
+    out = []
+    for case_id, hand_index in (("game-2026-0", 0), ("game-2026-1", 1), ("game-2026-3", 0),
+                                ("game-2026-7", 1)):
+        for n, data in enumerate(_cuts(case_id, hand_index)):
+            game = read_game(data)
+            if game.next_action() is None or game.hands[-1].finished:
+                continue
+            out.append((f"{case_id}-h{hand_index}-{n}", data))
+    return out
+
+
+RECORDS = _records()
+BOTS = ("random", "rule", "cheat", "advice")
+
+
+def _bot(name: str, seed: int):
+    return make_bot(name, seed=seed, advice_deals=ADVICE_DEALS, hint_deals=HINT_DEALS)
+
+
+def request_of(data: dict, name: str, seed: int, seat: str | None = None
+               ) -> hs.NextActionRequest:
+    seat = seat or read_game(data).next_action()["seat"]
+    request = hs.NextActionRequest(record=record_from_json(data), bot=name, seed=seed,
+                                   seat=ENUM_OF_SEAT[seat])
+    if name == "advice":
+        request.advice_deals, request.hint_deals = ADVICE_DEALS, HINT_DEALS
+    return request
+
+
+@pytest.fixture(scope="module")
+def na_server():
+    with ServerProcess("--workers", "2", "--http-port", "0") as proc:
+        assert proc.http_port
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def stub(na_server):
+    with grpc.insecure_channel(na_server.address) as channel:
+        yield hs_grpc.HintServiceStub(channel)
+
+
+def connect(server: ServerProcess, request: hs.NextActionRequest) -> tuple[int, dict]:
+    http = urllib.request.Request(
+        f"http://127.0.0.1:{server.http_port}/texas42.v1.HintService/NextAction",
+        data=json_format.MessageToJson(request).encode(),
+        headers={"Content-Type": "application/json"}, method="POST")
+    try:
+        with urllib.request.urlopen(http, timeout=TIMEOUT) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def test_the_cuts_wait_for_every_kind_of_action():
+    kinds = {(read_game(d).rules.players, read_game(d).next_action()["action"])
+             for _, d in RECORDS}
+    assert {a for _, a in kinds} == {"call", "declare", "discard", "play"}
+    assert (3, "discard") in kinds
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_grpc_and_connect_answer_as_the_python_bot(na_server, stub, name):
+    for n, (rid, data) in enumerate(RECORDS):
+        seed = 11 + n
+        found = next_action_figures(read_game(data), _bot(name, seed))
+        assert found["answer"] == next_action(read_game(data), _bot(name, seed)), rid
+        request = request_of(data, name, seed)
+        answer = stub.NextAction(request, timeout=TIMEOUT)
+        assert answer == next_action_to_proto(found), rid
+        assert next_action_from_proto(answer) == found["answer"], rid
+        status, body = connect(na_server, request)
+        assert status == 200, body
+        assert body == json_format.MessageToDict(answer), rid
+        if name == "advice" and found["figures"] is not None:
+            assert answer.HasField("figures") and 0 <= answer.figures.p_make <= 1
+            assert answer.figures.deals > 0
+
+
+@pytest.mark.parametrize("name", ["random", "rule", "advice"])
+def test_redealt_hidden_hands_give_the_same_answer(stub, name):
+    for n, (rid, data) in enumerate(RECORDS):
+        seat = read_game(data).next_action()["seat"]
+        other = _other_deal(data, seat, 100 + n)
+        a = stub.NextAction(request_of(data, name, 5), timeout=TIMEOUT)
+        b = stub.NextAction(request_of(other, name, 5), timeout=TIMEOUT)
+        assert a == b, rid
+
+
+def test_the_first_cut_is_a_call(stub):
+    _, data = RECORDS[0]
+    answer = stub.NextAction(request_of(data, "cheat", 0), timeout=TIMEOUT)
+    assert answer.action == game_pb.GAME_ACTION_CALL and answer.call.seat == answer.seat
+
+
+def test_a_discard_comes_with_its_declaration(stub):
+    data = next(d for _, d in RECORDS if read_game(d).next_action()["action"] == "discard")
+    answer = stub.NextAction(request_of(data, "rule", 0), timeout=TIMEOUT)
+    assert answer.action == game_pb.GAME_ACTION_DISCARD
+    assert answer.tile and answer.declaration != pb.DECLARATION_UNSPECIFIED
+
+
+def _bad() -> list[tuple[str, hs.NextActionRequest, str, str]]:
+    _, data = RECORDS[1]
+    seat = read_game(data).next_action()["seat"]
+    wrong = next(s for s in "NESW" if s != seat)
+    out = [("out-of-turn", request_of(data, "rule", 0, wrong), "seat", "OUT_OF_TURN")]
+    request = request_of(data, "rule", 0)
+    request.ClearField("seat")
+    out.append(("no-seat", request, "seat", "MISSING_FIELD"))
+    over = GAME_CASES["game-2026-0"]["record"]
+    assert read_game(over).next_action() is None
+    out.append(("game-over", request_of(over, "rule", 0, "N"), "seat", "GAME_OVER"))
+    out.append(("bot", request_of(data, "smart", 0), "bot", "UNKNOWN_BOT"))
+    for field, value in (("advice_deals", 0), ("advice_deals", 100_001), ("hint_deals", 0),
+                         ("hint_deals", 2 ** 32 - 1)):
+        request = request_of(data, "advice", 0)
+        setattr(request, field, value)
+        out.append((f"{field}={value}", request, field, "OUT_OF_RANGE"))
+    request = request_of(data, "rule", 0)
+    request.record.ClearField("first_shaker")
+    out.append(("record", request, "record.first_shaker", "MISSING_FIELD"))
+    return out
+
+
+BAD = _bad()
+
+
+@pytest.mark.parametrize("name,request_message,field,code", BAD, ids=[b[0] for b in BAD])
+def test_a_bad_request_names_the_field(na_server, stub, name, request_message, field, code):
+    assert_invalid(lambda: stub.NextAction(request_message, timeout=TIMEOUT), field, code)
+    status, error = connect(na_server, request_message)
+    assert status == 400 and error["code"] == "invalid_argument"
+    assert field in error["message"]
+
+
+def test_hint_is_the_advice_bot(stub):
+    _, data = RECORDS[-1]
+    a = stub.NextAction(request_of(data, "hint", 3), timeout=TIMEOUT)
+    b = stub.NextAction(request_of(data, "advice", 3), timeout=TIMEOUT)
+    assert a == b
