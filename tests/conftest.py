@@ -25,6 +25,20 @@ def server(hold):
 
 
 @pytest.fixture(scope="module")
+def http_server():
+    """A `t42 serve` per module with the HTTP/JSON (Connect) port open too."""
+    with ServerProcess("--workers", "2", "--http-port", "0") as proc:
+        assert proc.http_port
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def http_stub(http_server):
+    with grpc.insecure_channel(http_server.address) as channel:
+        yield service_grpc.HintServiceStub(channel)
+
+
+@pytest.fixture(scope="module")
 def channel(server):
     with grpc.insecure_channel(server.address) as ch:
         yield ch

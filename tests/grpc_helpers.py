@@ -1,17 +1,20 @@
-"""Helpers shared by the service tests: polling, metrics scraping, seeded deals, and
-checking INVALID_ARGUMENT answers."""
+"""Helpers shared by the service tests: polling, metrics scraping, seeded deals,
+checking INVALID_ARGUMENT answers, and calls to the HTTP/JSON (Connect) port."""
 
 from __future__ import annotations
 
+import json
 import random
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Callable, Optional, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
 import grpc
 import pytest
+from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
@@ -136,3 +139,36 @@ def assert_invalid(call, field: str, code: str) -> None:
     assert violations[0][1]  # a reason in words
     assert reason == code
     assert err.value.details().startswith(field + ": ")
+
+
+#: How long an HTTP call may take: a guard against a hang, not a speed check.
+HTTP_TIMEOUT = 120
+
+
+def http_post(server: Any, path: str, body: bytes, headers: Optional[dict] = None
+              ) -> tuple[int, bytes, Optional[str]]:
+    """POST to the server's HTTP port; (HTTP status, body, content type), errors included."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.http_port}{path}", data=body,
+        headers=headers or {"Content-Type": "application/json"}, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
+            return response.status, response.read(), response.headers["Content-Type"]
+    except urllib.error.HTTPError as err:
+        return err.code, err.read(), err.headers["Content-Type"]
+
+
+def connect_post(server: Any, method: str, body: bytes,
+                 content_type: str = "application/json") -> tuple[int, bytes, Optional[str]]:
+    """POST to /texas42.v1.HintService/<method>; (HTTP status, body, content type)."""
+    return http_post(server, f"/texas42.v1.HintService/{method}", body,
+                     {"Content-Type": content_type})
+
+
+def connect_json(server: Any, method: str, request: Any,
+                 headers: Optional[dict] = None) -> tuple[int, dict]:
+    """A request message sent as Connect JSON; (HTTP status, decoded JSON answer)."""
+    status, body, _ = http_post(server, f"/texas42.v1.HintService/{method}",
+                                json_format.MessageToJson(request).encode(),
+                                {"Content-Type": "application/json", **(headers or {})})
+    return status, json.loads(body)

@@ -19,15 +19,12 @@ import os
 import subprocess
 import sys
 import threading
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import grpc
 import pytest
-from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_helpers import assert_invalid, bad_request, scrape, wait_for
+from grpc_helpers import assert_invalid, bad_request, connect_json, scrape, wait_for
 
 import solver.hidden.bidding as bidding
 import solver.hidden.hint as hint_module
@@ -413,16 +410,7 @@ def test_a_connect_call_past_its_timeout_is_answered(server, hold):
     """Connect-Timeout-Ms is the call's deadline: a held hint of 100,000 deals is answered
     deadline_exceeded, and one of 2**32-1 deals is refused with its field."""
     def post(request: hint_pb2.HintRequest) -> tuple[int, dict]:
-        message = urllib.request.Request(
-            f"http://127.0.0.1:{server.http_port}/texas42.v1.HintService/Hint",
-            data=json_format.MessageToJson(request).encode(),
-            headers={"Content-Type": "application/json", "Connect-Timeout-Ms": "1000"},
-            method="POST")
-        try:
-            with urllib.request.urlopen(message, timeout=TIMEOUT) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as exc:
-            return exc.code, json.loads(exc.read())
+        return connect_json(server, "Hint", request, {"Connect-Timeout-Ms": "1000"})
 
     wait_for(lambda: idle(server))
     with hold:

@@ -22,8 +22,6 @@ import json
 import os
 import re
 import subprocess
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +29,7 @@ import pytest
 from google.protobuf import json_format
 from google.rpc import error_details_pb2
 
-from grpc_helpers import Metric
+from grpc_helpers import Metric, http_post
 from server.convert import deal_from_json, hand_record_from_json, position_from_json
 from server.launcher import ServerProcess, t42_command
 from solver import PositionError
@@ -97,14 +95,8 @@ def web_server():
 def post(server: ServerProcess, path: str, body: bytes,
          headers: dict[str, str] | None = None) -> tuple[int, Any]:
     """POST to the HTTP port; (status, the JSON answer)."""
-    request = urllib.request.Request(f"http://127.0.0.1:{server.http_port}{path}", data=body,
-                                     headers=headers or {"Content-Type": "application/json"},
-                                     method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
+    status, answer, _ = http_post(server, path, body, headers)
+    return status, json.loads(answer)
 
 
 def gzip_json() -> dict[str, str]:

@@ -21,7 +21,7 @@ from google.protobuf import json_format
 from google.protobuf.message_factory import GetMessageClass
 from google.rpc import error_details_pb2
 
-from grpc_helpers import Metric, bad_request, scrape, wait_for
+from grpc_helpers import Metric, bad_request, connect_json, connect_post, scrape, wait_for
 from server.convert import deal_from_json, hand_record_from_json, position_from_json
 from server.launcher import ServerProcess
 from texas42.v1 import hint_service_connect
@@ -45,25 +45,6 @@ def web_server():
 def grpc_stub(web_server):
     with grpc.insecure_channel(web_server.address) as channel:
         yield hs_grpc.HintServiceStub(channel)
-
-
-def post(server: ServerProcess, method: str, body: bytes,
-         content_type: str = "application/json") -> tuple[int, bytes, str]:
-    """POST to /texas42.v1.HintService/<method>; (HTTP status, body, content type)."""
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{server.http_port}/texas42.v1.HintService/{method}", data=body,
-        headers={"Content-Type": content_type}, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, response.read(), response.headers["Content-Type"]
-    except urllib.error.HTTPError as err:
-        return err.code, err.read(), err.headers["Content-Type"]
-
-
-def connect_json(server: ServerProcess, method: str, request: Any) -> tuple[int, dict]:
-    """A request message sent as Connect JSON; (HTTP status, decoded JSON answer)."""
-    status, body, _ = post(server, method, json_format.MessageToJson(request).encode())
-    return status, json.loads(body)
 
 
 def _requests() -> list[tuple[str, Any]]:
@@ -157,14 +138,14 @@ def test_bad_input_gives_the_same_field_violation_in_the_connect_error(
 
 
 def test_malformed_json_is_a_connect_invalid_argument(web_server):
-    status, body, content_type = post(web_server, "SolvePosition", b'{"position": {"hands": 7}}')
+    status, body, content_type = connect_post(web_server, "SolvePosition", b'{"position": {"hands": 7}}')
     assert status == 400
     assert content_type == "application/json"
     assert json.loads(body)["code"] == "invalid_argument"
 
 
 def test_unknown_method_and_page_files(web_server):
-    status, _, _ = post(web_server, "NoSuchMethod", b"{}")
+    status, _, _ = connect_post(web_server, "NoSuchMethod", b"{}")
     assert status == 404
     base = f"http://127.0.0.1:{web_server.http_port}"
     with urllib.request.urlopen(base + "/", timeout=10) as page:
@@ -256,7 +237,7 @@ def test_every_rpc_of_the_service_is_served_over_connect(web_server, grpc_stub):
     """Each RPC in the .proto (new ones too) answers an empty request as gRPC does."""
     service = hs.DESCRIPTOR.services_by_name["HintService"]
     for method in service.methods:
-        status, body, _ = post(web_server, method.name, b"{}")
+        status, body, _ = connect_post(web_server, method.name, b"{}")
         try:
             getattr(grpc_stub, method.name)(GetMessageClass(method.input_type)(), timeout=60)
             expected = 200
@@ -285,7 +266,7 @@ def test_undecodable_body_is_invalid_argument_logged_and_counted(web_server, bod
     method = "/texas42.v1.HintService/SolvePosition"
     metric = Metric(web_server.metrics_port)
     lines = len(_undecodable_lines(web_server, "undecodable"))
-    status, answer, answer_type = post(web_server, "SolvePosition", body, content_type)
+    status, answer, answer_type = connect_post(web_server, "SolvePosition", body, content_type)
     assert (status, answer_type) == (400, "application/json")
     error = json.loads(answer)
     assert error["code"] == "invalid_argument"
@@ -307,7 +288,7 @@ def test_undecodable_body_is_invalid_argument_logged_and_counted(web_server, bod
 def test_undecodable_body_message_quotes_a_short_prefix(web_server):
     """Protobuf's parse message names the bad field in full; the answer quotes a prefix."""
     long_name = "x" * 100_000
-    status, answer, _ = post(web_server, "SolvePosition",
+    status, answer, _ = connect_post(web_server, "SolvePosition",
                              json.dumps({long_name: 1}).encode())
     assert status == 400
     message = json.loads(answer)["message"]
@@ -322,7 +303,7 @@ def test_body_over_4_mib_is_resource_exhausted_logged_and_counted(web_server):
     metric = Metric(web_server.metrics_port)
     lines = len(_undecodable_lines(web_server, "too_large"))
     body = b'{"position": {"plays": ["' + b"x" * (4 * 1024 * 1024) + b'"]}}'
-    status, answer, _ = post(web_server, "SolvePosition", body)
+    status, answer, _ = connect_post(web_server, "SolvePosition", body)
     assert status == 429
     assert json.loads(answer) == {"code": "resource_exhausted",
                                   "message": "request over the 4194304 byte limit"}
@@ -334,6 +315,6 @@ def test_body_over_4_mib_is_resource_exhausted_logged_and_counted(web_server):
     request = hs.SolvePositionRequest(position=position_from_json(DEAL), best_only=True)
     padded = json_format.MessageToJson(request).encode()
     padded += b" " * (4 * 1024 * 1024 - 100 - len(padded))
-    status, answer, _ = post(web_server, "SolvePosition", padded)
+    status, answer, _ = connect_post(web_server, "SolvePosition", padded)
     assert status == 200
     assert json.loads(answer)["solution"]["value"] == 31

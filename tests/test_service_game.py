@@ -9,41 +9,24 @@ import copy
 import json
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import grpc
 import pytest
 from google.protobuf import json_format
 from google.rpc import error_details_pb2
-from grpc_helpers import assert_invalid, bad_request
+from grpc_helpers import assert_invalid, bad_request, connect_json
 
 from server.game_convert import record_from_json, record_to_json, summary_from_proto
-from server.launcher import ServerProcess
 from solver import GameRecord
 from texas42.v1 import game_pb2 as game_pb
 from texas42.v1 import hint_service_pb2 as hs
-from texas42.v1 import hint_service_pb2_grpc as hs_grpc
 from texas42.v1 import position_pb2 as pb
 
 CASES = Path(__file__).parent / "cases" / "games.jsonl"
 with open(CASES, encoding="utf-8") as _f:
     GAME_CASES = [json.loads(line) for line in _f if line.strip()]
 TIMEOUT = 60
-
-
-@pytest.fixture(scope="module")
-def game_server():
-    with ServerProcess("--workers", "2", "--http-port", "0") as proc:
-        assert proc.http_port
-        yield proc
-
-
-@pytest.fixture(scope="module")
-def game_stub(game_server):
-    with grpc.insecure_channel(game_server.address) as channel:
-        yield hs_grpc.HintServiceStub(channel)
 
 
 @pytest.fixture(scope="module")
@@ -57,18 +40,6 @@ def cli_answers(tmp_path_factory):
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
-def connect(server: ServerProcess, request: hs.CheckGameRequest) -> tuple[int, dict]:
-    http = urllib.request.Request(
-        f"http://127.0.0.1:{server.http_port}/texas42.v1.HintService/CheckGame",
-        data=json_format.MessageToJson(request).encode(),
-        headers={"Content-Type": "application/json"}, method="POST")
-    try:
-        with urllib.request.urlopen(http, timeout=TIMEOUT) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
-
-
 def request_of(record: dict) -> hs.CheckGameRequest:
     return hs.CheckGameRequest(record=record_from_json(record))
 
@@ -80,15 +51,15 @@ def test_record_message_reads_as_the_record(case):
     assert GameRecord(again) == GameRecord(case["record"])
 
 
-def test_every_case_over_grpc_and_connect_as_the_api_and_the_cli(game_server, game_stub,
+def test_every_case_over_grpc_and_connect_as_the_api_and_the_cli(http_server, http_stub,
                                                                  cli_answers):
     assert len(GAME_CASES) == len(cli_answers) == 48
     for case, cli in zip(GAME_CASES, cli_answers):
         api = GameRecord(case["record"]).summary_json()
         request = request_of(case["record"])
-        answer = game_stub.CheckGame(request, timeout=TIMEOUT)
+        answer = http_stub.CheckGame(request, timeout=TIMEOUT)
         assert summary_from_proto(answer) == api == cli, case["id"]
-        status, body = connect(game_server, request)
+        status, body = connect_json(http_server, "CheckGame", request)
         assert status == 200
         assert body == json_format.MessageToDict(answer), case["id"]
         assert summary_from_proto(json_format.ParseDict(body, hs.CheckGameResponse())) == api
@@ -147,13 +118,13 @@ BAD = _bad_cases()
 
 
 @pytest.mark.parametrize("name,request_message,field,code", BAD, ids=[b[0] for b in BAD])
-def test_bad_record_names_the_field_over_both_transports(game_server, game_stub, name,
+def test_bad_record_names_the_field_over_both_transports(http_server, http_stub, name,
                                                          request_message, field, code):
-    assert_invalid(lambda: game_stub.CheckGame(request_message, timeout=TIMEOUT), field, code)
+    assert_invalid(lambda: http_stub.CheckGame(request_message, timeout=TIMEOUT), field, code)
     with pytest.raises(grpc.RpcError) as err:
-        game_stub.CheckGame(request_message, timeout=TIMEOUT)
+        http_stub.CheckGame(request_message, timeout=TIMEOUT)
     expected = bad_request(err.value)
-    status, error = connect(game_server, request_message)
+    status, error = connect_json(http_server, "CheckGame", request_message)
     assert status == 400 and error["code"] == "invalid_argument"
     assert error["message"] == err.value.details()
     violations, reason = [], ""
@@ -167,18 +138,18 @@ def test_bad_record_names_the_field_over_both_transports(game_server, game_stub,
     assert (violations, reason) == expected
 
 
-def test_an_empty_request_names_the_first_shaker(game_stub):
-    assert_invalid(lambda: game_stub.CheckGame(hs.CheckGameRequest(), timeout=TIMEOUT),
+def test_an_empty_request_names_the_first_shaker(http_stub):
+    assert_invalid(lambda: http_stub.CheckGame(hs.CheckGameRequest(), timeout=TIMEOUT),
                    "record.first_shaker", "MISSING_FIELD")
 
 
-def test_a_game_in_progress_says_whose_turn(game_stub):
+def test_a_game_in_progress_says_whose_turn(http_stub):
     record = _first("42")
     record["hands"] = record["hands"][:1]
     record["hands"][0]["auction"] = record["hands"][0]["auction"][:2]
     record["hands"][0].pop("contract", None)
     record["hands"][0].pop("plays", None)
-    answer = game_stub.CheckGame(request_of(record), timeout=TIMEOUT)
+    answer = http_stub.CheckGame(request_of(record), timeout=TIMEOUT)
     assert answer.next.action == game_pb.GAME_ACTION_CALL
     assert not answer.hands[0].HasField("made") and not answer.hands[0].HasField("contract")
     assert summary_from_proto(answer) == GameRecord(record).summary_json()

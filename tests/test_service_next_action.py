@@ -8,26 +8,21 @@ from __future__ import annotations
 
 import copy
 import json
-import urllib.error
-import urllib.request
 from pathlib import Path
 
-import grpc
 import pytest
 from google.protobuf import json_format
-from grpc_helpers import assert_invalid
+from grpc_helpers import assert_invalid, connect_json
 from test_bots_bid import _other_deal
 
 from server.convert import ENUM_OF_SEAT
 from server.game_convert import (next_action_from_proto, next_action_to_proto,
                                  record_from_json)
-from server.launcher import ServerProcess
 from solver.game.game_record import read_game
 from solver.play.bots import make_bot
 from solver.play.game_play import next_action, next_action_figures
 from texas42.v1 import game_pb2 as game_pb
 from texas42.v1 import hint_service_pb2 as hs
-from texas42.v1 import hint_service_pb2_grpc as hs_grpc
 from texas42.v1 import position_pb2 as pb
 
 CASES = Path(__file__).parent / "cases" / "games.jsonl"
@@ -83,31 +78,6 @@ def request_of(data: dict, name: str, seed: int, seat: str | None = None
     return request
 
 
-@pytest.fixture(scope="module")
-def na_server():
-    with ServerProcess("--workers", "2", "--http-port", "0") as proc:
-        assert proc.http_port
-        yield proc
-
-
-@pytest.fixture(scope="module")
-def stub(na_server):
-    with grpc.insecure_channel(na_server.address) as channel:
-        yield hs_grpc.HintServiceStub(channel)
-
-
-def connect(server: ServerProcess, request: hs.NextActionRequest) -> tuple[int, dict]:
-    http = urllib.request.Request(
-        f"http://127.0.0.1:{server.http_port}/texas42.v1.HintService/NextAction",
-        data=json_format.MessageToJson(request).encode(),
-        headers={"Content-Type": "application/json"}, method="POST")
-    try:
-        with urllib.request.urlopen(http, timeout=TIMEOUT) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
-
-
 def test_the_cuts_wait_for_every_kind_of_action():
     kinds = {(read_game(d).rules.players, read_game(d).next_action()["action"])
              for _, d in RECORDS}
@@ -116,16 +86,16 @@ def test_the_cuts_wait_for_every_kind_of_action():
 
 
 @pytest.mark.parametrize("name", BOTS)
-def test_grpc_and_connect_answer_as_the_python_bot(na_server, stub, name):
+def test_grpc_and_connect_answer_as_the_python_bot(http_server, http_stub, name):
     for n, (rid, data) in enumerate(RECORDS):
         seed = 11 + n
         found = next_action_figures(read_game(data), _bot(name, seed))
         assert found["answer"] == next_action(read_game(data), _bot(name, seed)), rid
         request = request_of(data, name, seed)
-        answer = stub.NextAction(request, timeout=TIMEOUT)
+        answer = http_stub.NextAction(request, timeout=TIMEOUT)
         assert answer == next_action_to_proto(found), rid
         assert next_action_from_proto(answer) == found["answer"], rid
-        status, body = connect(na_server, request)
+        status, body = connect_json(http_server, "NextAction", request)
         assert status == 200, body
         assert body == json_format.MessageToDict(answer), rid
         if name == "advice" and found["figures"] is not None:
@@ -134,24 +104,24 @@ def test_grpc_and_connect_answer_as_the_python_bot(na_server, stub, name):
 
 
 @pytest.mark.parametrize("name", ["random", "rule", "advice"])
-def test_redealt_hidden_hands_give_the_same_answer(stub, name):
+def test_redealt_hidden_hands_give_the_same_answer(http_stub, name):
     for n, (rid, data) in enumerate(RECORDS):
         seat = read_game(data).next_action()["seat"]
         other = _other_deal(data, seat, 100 + n)
-        a = stub.NextAction(request_of(data, name, 5), timeout=TIMEOUT)
-        b = stub.NextAction(request_of(other, name, 5), timeout=TIMEOUT)
+        a = http_stub.NextAction(request_of(data, name, 5), timeout=TIMEOUT)
+        b = http_stub.NextAction(request_of(other, name, 5), timeout=TIMEOUT)
         assert a == b, rid
 
 
-def test_the_first_cut_is_a_call(stub):
+def test_the_first_cut_is_a_call(http_stub):
     _, data = RECORDS[0]
-    answer = stub.NextAction(request_of(data, "cheat", 0), timeout=TIMEOUT)
+    answer = http_stub.NextAction(request_of(data, "cheat", 0), timeout=TIMEOUT)
     assert answer.action == game_pb.GAME_ACTION_CALL and answer.call.seat == answer.seat
 
 
-def test_a_discard_comes_with_its_declaration(stub):
+def test_a_discard_comes_with_its_declaration(http_stub):
     data = next(d for _, d in RECORDS if read_game(d).next_action()["action"] == "discard")
-    answer = stub.NextAction(request_of(data, "rule", 0), timeout=TIMEOUT)
+    answer = http_stub.NextAction(request_of(data, "rule", 0), timeout=TIMEOUT)
     assert answer.action == game_pb.GAME_ACTION_DISCARD
     assert answer.tile and answer.declaration != pb.DECLARATION_UNSPECIFIED
 
@@ -183,15 +153,15 @@ BAD = _bad()
 
 
 @pytest.mark.parametrize("name,request_message,field,code", BAD, ids=[b[0] for b in BAD])
-def test_a_bad_request_names_the_field(na_server, stub, name, request_message, field, code):
-    assert_invalid(lambda: stub.NextAction(request_message, timeout=TIMEOUT), field, code)
-    status, error = connect(na_server, request_message)
+def test_a_bad_request_names_the_field(http_server, http_stub, name, request_message, field, code):
+    assert_invalid(lambda: http_stub.NextAction(request_message, timeout=TIMEOUT), field, code)
+    status, error = connect_json(http_server, "NextAction", request_message)
     assert status == 400 and error["code"] == "invalid_argument"
     assert field in error["message"]
 
 
-def test_hint_is_the_advice_bot(stub):
+def test_hint_is_the_advice_bot(http_stub):
     _, data = RECORDS[-1]
-    a = stub.NextAction(request_of(data, "hint", 3), timeout=TIMEOUT)
-    b = stub.NextAction(request_of(data, "advice", 3), timeout=TIMEOUT)
+    a = http_stub.NextAction(request_of(data, "hint", 3), timeout=TIMEOUT)
+    b = http_stub.NextAction(request_of(data, "advice", 3), timeout=TIMEOUT)
     assert a == b
