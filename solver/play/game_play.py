@@ -24,6 +24,7 @@ from ..game.auction import SEATS, SPECIAL_CALLS, Auction, Call, GameRules, read_
 from ..game.call_view import CallView, Declaration, call_view
 from ..game.game_record import GameRecord, HandRecord, read_game
 from ..game.position import Position
+from ..game.score import outcome
 from ..game.view import View
 from ..hidden.dealer import Dealer
 from . import calling
@@ -199,7 +200,16 @@ def _seen(bot: Bot, view: CallView, hand: _Hand) -> Any:
     return OpenTable(view, hand.hands, hand.widow) if bot.sees_deal else view
 
 
-def _play_hand(hand: _Hand, bots: Sequence[Bot]) -> None:
+def _decided(rules: GameRules, contract: Mapping[str, Any], p: Position) -> bool:
+    """Whether a 42 hand's outcome is settled (SPEC: the record may stop there and
+    scores the same). Moon's other players score their tricks: played out."""
+    if rules.game != "42":
+        return False
+    return outcome("42", p.contract.declaration.name, contract["bid"], p.points,
+                   p.available) is not None
+
+
+def _play_hand(hand: _Hand, bots: Sequence[Bot], play_out: bool = True) -> None:
     rules = hand.rules
 
     def bot_of(seat: int) -> Bot:
@@ -248,7 +258,7 @@ def _play_hand(hand: _Hand, bots: Sequence[Bot]) -> None:
     calls = auction.to_json()
     plays: list[int] = []
     p = start
-    while not p.is_complete:
+    while not p.is_complete and (play_out or not _decided(rules, contract, p)):
         seat = p.to_move_index
         assert seat is not None
         bot = bot_of(seat)
@@ -259,10 +269,13 @@ def _play_hand(hand: _Hand, bots: Sequence[Bot]) -> None:
 
 def play_game(ns: Bot, ew: Bot, *, game: str = "42", players: int = 4,
               rules: Mapping[str, Any] | None = None, first_shaker: int | str = 0,
-              seed: int = 0, max_hands: int = 1000, game_id: Any = None) -> GameRecord:
+              seed: int = 0, max_hands: int = 1000, game_id: Any = None,
+              meta: Any = None, play_out: bool = True) -> GameRecord:
     """Play a game to its end: ``ns`` at N and S, ``ew`` at E and W (three-player Moon:
     ``ns`` at N and S, ``ew`` at E). Deals come from ``seed``; the first hand is shaken
-    by ``first_shaker``. Returns the record, read back (`read_game`)."""
+    by ``first_shaker``. Without ``play_out`` a 42 hand stops once its outcome is
+    decided (it scores the same). ``game_id`` and ``meta`` go into the record's ``id``
+    and ``meta``. Returns the record, read back (`read_game`)."""
     game = "moon" if str(game).lower() == "moon" else "42"
     players = 4 if game == "42" else players
     game_rules = read_rules(dict(rules) if rules else None, game, players)
@@ -272,6 +285,8 @@ def play_game(ns: Bot, ew: Bot, *, game: str = "42", players: int = 4,
     data: dict[str, Any] = {}
     if game_id is not None:
         data["id"] = game_id
+    if meta is not None:
+        data["meta"] = meta
     data["game"] = game
     if game == "moon":
         data["players"] = players
@@ -284,7 +299,7 @@ def play_game(ns: Bot, ew: Bot, *, game: str = "42", players: int = 4,
     for _ in range(max_hands):
         deal = dealer.deal(rng)
         hand = _Hand(game_rules, shaker, dict(deal.hands), deal.widow, score)
-        _play_hand(hand, bots)
+        _play_hand(hand, bots, play_out)
         data["hands"].append(hand.to_json())
         record = read_game(data)
         if record.winner is not None:
