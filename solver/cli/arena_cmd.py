@@ -1,9 +1,11 @@
-"""`t42 arena`: two bots play duplicate pairs of hands; statistics of who did better."""
+"""`t42 arena`: two bots play duplicate pairs of hands (``--pairs``) or duplicate whole
+games (``--games``); statistics of who did better."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Callable
 
@@ -12,20 +14,42 @@ from ..hidden.hint import default_threads
 from ..play.arena import (MAX_HINT_DEALS, MAX_PAIRS, MAX_WORKERS, ArenaStats, check_run,
                           pair_from_json, play_pair, run_arena, stderr_progress, summarize)
 from ..play.bots import BOT_NAMES
+from ..play.game_arena import (ARENA_BOTS, MAX_GAMES, GameArenaRun, check_game_run,
+                               complete_games,
+                               format_game_stats, read_arena_records, run_game_arena,
+                               summarize_games)
 from .common import guarded
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("arena", help="play two bots against each other in duplicate",
-                       description="Duplicate play: each seeded deal is played twice with the "
-                                   "bots' seats swapped; the declarer rotates N, E, S, W and "
-                                   "bids 30 in its longest pip suit. Reports make and set "
-                                   "rates, the paired points difference with a 95%% interval "
-                                   "and McNemar's test.")
-    p.add_argument("a", choices=BOT_NAMES, help="first bot")
-    p.add_argument("b", choices=BOT_NAMES, help="second bot")
-    p.add_argument("--pairs", type=int, default=50,
-                   help=f"duplicate pairs to play, 1..{MAX_PAIRS} (default 50)")
+                       description="Duplicate play. --pairs: each seeded deal is played twice "
+                                   "with the bots' seats swapped; the declarer rotates N, E, "
+                                   "S, W and bids 30 in its longest pip suit (bots: "
+                                   f"{', '.join(BOT_NAMES)}). Reports make and set rates, the "
+                                   "paired points difference with a 95%% interval and "
+                                   "McNemar's test. --games: whole games to 7 marks (Moon: "
+                                   "21 points), auctions and all, each a seeded sequence of "
+                                   "deals played twice with the sides swapped (bots: "
+                                   f"{', '.join(ARENA_BOTS)}). Reports games won, marks per "
+                                   "hand paired by deal with a 95%% t interval, make and set "
+                                   "rates by contract kind and who declared; --records keeps "
+                                   "every game as a game record and resumes from them.")
+    p.add_argument("a", choices=ARENA_BOTS, help="first bot")
+    p.add_argument("b", choices=ARENA_BOTS, help="second bot")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--pairs", type=int, default=None,
+                      help=f"duplicate pairs of hands to play, 1..{MAX_PAIRS} (default 50)")
+    size.add_argument("--games", type=int, default=None,
+                      help=f"duplicate games to play, 1..{MAX_GAMES} (each twice)")
+    p.add_argument("--game", choices=("42", "moon"), default="42",
+                   help="with --games: 42 (default) or four-player Moon")
+    p.add_argument("--rules", metavar="JSON", default=None,
+                   help='with --games: house rules as the game record\'s "rules" object, '
+                        'e.g. \'{"splash": true}\'')
+    p.add_argument("--advice-deals", type=int, default=100,
+                   help="with --games: deals per bid advice of the advice and hint bots "
+                        "(default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals, 0..2**63-1 (default 0)")
     p.add_argument("--hint-deals", type=int, default=100,
                    help=f"deals per hint of the hint bot, 1..{MAX_HINT_DEALS} (default 100)")
@@ -33,7 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"processes playing pairs in parallel, 1..{MAX_WORKERS}; no more are "
                         "started than there are cores or pairs (default: one per core)")
     p.add_argument("--records", metavar="FILE",
-                   help="write every hand played (JSON Lines) to FILE as it is played")
+                   help="write every hand (--games: every game, a game record) played to "
+                        "FILE as JSON Lines as it is played; --games resumes from the "
+                        "games FILE already holds")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(run=run_arena_cmd)
@@ -76,6 +102,17 @@ def _refuse(message: str) -> int:
 
 @guarded
 def run_arena_cmd(args: argparse.Namespace) -> int:
+    if args.games is not None:
+        return run_games_cmd(args)
+    for flag, given in (("--game", args.game != "42"), ("--rules", args.rules is not None),
+                        ("--advice-deals", args.advice_deals != 100)):
+        if given:
+            return _refuse(f"{flag}: only with --games")
+    if args.pairs is None:
+        args.pairs = 50
+    for name in (args.a, args.b):
+        if name not in BOT_NAMES:
+            return _refuse(f"{name}: a bot of --games only (--pairs: {', '.join(BOT_NAMES)})")
     # Every option is checked, and the records file opened, before any game is played.
     try:
         check_run(args.a, args.b, args.pairs, args.seed, args.hint_deals, args.workers, 0)
@@ -111,4 +148,87 @@ def run_arena_cmd(args: argparse.Namespace) -> int:
                 pass              # its error is the one raised above
     stats = summarize(records, args.a, args.b)
     print(json.dumps(stats.to_json()) if args.json else format_stats(stats))
+    return 0
+
+
+def _rules_option(text: str | None) -> dict | None:
+    if text is None:
+        return None
+    try:
+        rules = json.loads(text)
+    except ValueError:
+        raise PositionError("--rules", f"not JSON: {quoted(text)}", "INVALID_JSON") from None
+    if not isinstance(rules, dict):
+        raise PositionError("--rules", "must be a JSON object of house rules", "INVALID_TYPE")
+    return rules
+
+
+def _resume(path: str, run: GameArenaRun, first: int, games: int) -> tuple[list[dict], int]:
+    """The complete games of ``run`` a records file already holds (the file is rewritten
+    with them alone: a game whose second table was not written is played again), and how
+    many of games ``first`` .. ``first + games - 1`` they are."""
+    if not os.path.exists(path):
+        return [], 0
+    try:
+        with open(path, encoding="utf-8") as f:
+            records, _ = read_arena_records(f, run, path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PositionError("--records", f"cannot read {quoted(path)}: "
+                            f"{getattr(exc, 'strerror', None) or exc}", "READ_FAILED") from None
+    kept = [r for pair in complete_games(records).values() for r in pair]
+    indices = {r["meta"]["arena"]["index"] for r in kept}
+    return kept, sum(1 for i in indices if first <= i < first + games)
+
+
+def run_games_cmd(args: argparse.Namespace) -> int:
+    """`t42 arena A B --games N`: the game arena."""
+    try:
+        run = GameArenaRun(args.a, args.b, args.seed, args.game, _rules_option(args.rules),
+                           args.hint_deals, args.advice_deals)
+        check_game_run(run, args.games, args.workers)
+    except PositionError as exc:
+        field = exc.field if exc.field.startswith("--") else f"--{exc.field.replace('_', '-')}"
+        return _refuse(f"{field}: {exc.reason}")
+    kept: list[dict] = []
+    out = None
+    if args.records:
+        kept, resumed = _resume(args.records, run, 0, args.games)
+        try:
+            out = open(args.records, "w", encoding="utf-8")
+            for r in kept:
+                out.write(json.dumps(r) + "\n")
+            out.flush()
+        except (OSError, ValueError) as exc:     # ValueError: a NUL in the path
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return _refuse(f"--records: cannot write {quoted(args.records)}: {reason}")
+        if resumed and not args.no_progress:
+            print(f"t42 arena: {resumed} of {args.games} games already in {args.records}",
+                  file=sys.stderr)
+
+    def sink(records: list[dict]) -> None:
+        if out:
+            try:
+                for r in records:
+                    out.write(json.dumps(r) + "\n")
+                out.flush()
+            except OSError as exc:
+                raise PositionError("--records", f"cannot write {quoted(args.records)}: "
+                                    f"{exc.strerror or exc}", "WRITE_FAILED") from None
+
+    done = {r["meta"]["arena"]["index"] for r in kept}
+    try:
+        progress = None if args.no_progress else \
+            stderr_progress(f"{args.a} vs {args.b}", "games")
+        played = run_game_arena(run, args.games, workers=args.workers, skip=done,
+                                progress=progress, sink=sink) \
+            if len(done & set(range(args.games))) < args.games else []
+    finally:
+        if out:
+            try:
+                out.close()
+            except OSError:
+                pass
+    wanted = [r for r in kept if r["meta"]["arena"]["index"] < args.games] + played
+    stats = summarize_games(wanted, args.a, args.b)
+    print(json.dumps(stats.to_json()) if args.json else format_game_stats(stats))
     return 0

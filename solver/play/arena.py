@@ -23,7 +23,6 @@ Statistics (`summarize`, computed from the hand records alone):
 from __future__ import annotations
 
 import math
-import pickle
 import random
 import sys
 import time
@@ -168,16 +167,7 @@ def pair_from_json(data: Any) -> tuple[int, int, str, str, int]:
 
 
 def _pair_job(job: tuple) -> list[HandRecord]:
-    try:
-        return play_pair(*job)
-    except Exception as exc:
-        # The error goes back to the parent by pickle; one that cannot be rebuilt there
-        # would stop the pool's result thread and leave the run waiting for good.
-        try:
-            pickle.loads(pickle.dumps(exc))
-        except Exception:
-            raise RuntimeError(f"{type(exc).__name__}: {exc}") from None
-        raise
+    return play_pair(*job)
 
 
 def cores() -> int:
@@ -254,8 +244,8 @@ def run_arena(a: str, b: str, pairs: int, seed: int = 0, *, hint_deals: int = 10
     return out
 
 
-def stderr_progress(label: str) -> Callable[[int, int], None]:
-    """A progress line on standard error: done/total, rate and time left."""
+def stderr_progress(label: str, unit: str = "pairs") -> Callable[[int, int], None]:
+    """A progress line on standard error: done/total ``unit``, time spent and time left."""
     start = time.monotonic()
     tty = sys.stderr.isatty()
 
@@ -265,7 +255,7 @@ def stderr_progress(label: str) -> Callable[[int, int], None]:
             return
         elapsed = time.monotonic() - start
         left = elapsed / done * (total - done) if done else 0.0
-        sys.stderr.write(f"{chr(13) if tty else ''}{label}: {done}/{total} pairs, "
+        sys.stderr.write(f"{chr(13) if tty else ''}{label}: {done}/{total} {unit}, "
                          f"{elapsed:.0f} s, about {left:.0f} s left" + ("" if tty else "\n"))
         if tty and done == total:
             sys.stderr.write("\n")

@@ -24,7 +24,7 @@ from ..game.auction import SEATS, SPECIAL_CALLS, Auction, Call, GameRules, read_
 from ..game.call_view import CallView, Declaration, call_view
 from ..game.game_record import GameRecord, HandRecord, read_game
 from ..game.position import Position
-from ..game.score import outcome
+from ..game.score import HandScore, add, awards, outcome, winner
 from ..game.view import View
 from ..hidden.dealer import Dealer
 from . import calling
@@ -106,8 +106,9 @@ def next_action_figures(record: GameRecord, bot: Bot) -> dict[str, Any]:
     None unless the bot searched for this answer (advice): for a call, declaration or
     discard ``{"declaration", "bid", "p_make", "deals"}`` (the advice's P(make),
     calibrated as it used it, of the answer's bid in the declaration it ranks best);
-    for a play ``{"p_make", "mean", "deals"}`` of the played tile in the hint. A pass
-    or a forced answer has none.
+    for a play ``{"p_make", "mean", "deals"}`` of the played tile in the bot's search
+    (``hint``: the hint; ``advice``: its `quick_play`, whose ``mean`` is None unless the
+    tile was tied for the best makes). A pass or a forced answer has none.
     """
     action = record.next_action()
     if action is None:
@@ -175,6 +176,9 @@ class _Hand:
         self.contract: dict[str, Any] | None = None
         self.discard: int | None = None
         self.position: Position | None = None
+        #: The marks of a hand stopped once decided: the record scores such a hand
+        #: only when another follows it.
+        self.early_award: dict[str, int] | None = None
 
     def view(self, seat: int) -> CallView:
         widow = discard = None
@@ -200,13 +204,20 @@ def _seen(bot: Bot, view: CallView, hand: _Hand) -> Any:
     return OpenTable(view, hand.hands, hand.widow) if bot.sees_deal else view
 
 
-def _decided(rules: GameRules, contract: Mapping[str, Any], p: Position) -> bool:
-    """Whether a 42 hand's outcome is settled (SPEC: the record may stop there and
-    scores the same). Moon's other players score their tricks: played out."""
-    if rules.game != "42":
-        return False
-    return outcome("42", p.contract.declaration.name, contract["bid"], p.points,
-                   p.available) is not None
+def _early_award(hand: "_Hand", bid: int, p: Position) -> dict[str, int] | None:
+    """The marks of a 42 hand that may stop here: its outcome is decided and does not
+    end the game (SPEC: it then scores the same; the game's last hand is played out).
+    None to play on. Moon's other players score their tricks: always played out."""
+    if hand.rules.game != "42":
+        return None
+    made = outcome("42", p.contract.declaration.name, bid, p.points, p.available)
+    if made is None:
+        return None
+    awarded = awards(hand.rules, HandScore(p.contract.declarer, bid, made, p.tricks_won))
+    if winner(hand.rules, add(hand.score, awarded),
+              hand.rules.key_of(p.contract.declarer)) is not None:
+        return None
+    return awarded
 
 
 def _play_hand(hand: _Hand, bots: Sequence[Bot], play_out: bool = True) -> None:
@@ -258,7 +269,11 @@ def _play_hand(hand: _Hand, bots: Sequence[Bot], play_out: bool = True) -> None:
     calls = auction.to_json()
     plays: list[int] = []
     p = start
-    while not p.is_complete and (play_out or not _decided(rules, contract, p)):
+    while not p.is_complete:
+        if not play_out:
+            hand.early_award = _early_award(hand, auction.bid, p)
+            if hand.early_award is not None:
+                break
         seat = p.to_move_index
         assert seat is not None
         bot = bot_of(seat)
@@ -274,8 +289,8 @@ def play_game(ns: Bot, ew: Bot, *, game: str = "42", players: int = 4,
     """Play a game to its end: ``ns`` at N and S, ``ew`` at E and W (three-player Moon:
     ``ns`` at N and S, ``ew`` at E). Deals come from ``seed``; the first hand is shaken
     by ``first_shaker``. Without ``play_out`` a 42 hand stops once its outcome is
-    decided (it scores the same). ``game_id`` and ``meta`` go into the record's ``id``
-    and ``meta``. Returns the record, read back (`read_game`)."""
+    decided (it scores the same), but for the hand that ends the game. ``game_id`` and
+    ``meta`` go into the record's ``id`` and ``meta``. Returns the record, read back (`read_game`)."""
     game = "moon" if str(game).lower() == "moon" else "42"
     players = 4 if game == "42" else players
     game_rules = read_rules(dict(rules) if rules else None, game, players)
@@ -304,7 +319,7 @@ def play_game(ns: Bot, ew: Bot, *, game: str = "42", players: int = 4,
         record = read_game(data)
         if record.winner is not None:
             return record
-        score = dict(record.score)
+        score = add(record.score, hand.early_award or {})
         shaker = game_rules.next_seat(shaker)
     raise RuntimeError(f"no winner after {max_hands} hands")
 

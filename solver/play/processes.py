@@ -15,7 +15,21 @@ from __future__ import annotations
 import concurrent.futures
 import itertools
 import multiprocessing
+import pickle
 from typing import Any, Callable, Iterable, Iterator
+
+
+def _run_job(func: Callable[[Any], Any], job: Any) -> Any:
+    try:
+        return func(job)
+    except Exception as exc:
+        # The error goes back to the parent by pickle; one that cannot be rebuilt there
+        # would stop the pool's result thread and leave the run waiting for good.
+        try:
+            pickle.loads(pickle.dumps(exc))
+        except Exception:
+            raise RuntimeError(f"{type(exc).__name__}: {exc}") from None
+        raise
 
 
 class ProcessPool:
@@ -36,14 +50,15 @@ class ProcessPool:
 
     def imap_unordered(self, func: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
         """``func(job)`` for every job, in the order they finish; a job's error is raised
-        here (the jobs not started are then cancelled when the pool is left)."""
+        here (the jobs not started are then cancelled when the pool is left). An error
+        that cannot be pickled arrives as a `RuntimeError` naming it."""
         jobs = iter(jobs)
         pending: set[concurrent.futures.Future] = set()
         window = 2 * self.workers   # enough to keep every worker busy, few to cancel
 
         def top_up() -> None:
             for job in itertools.islice(jobs, window - len(pending)):
-                pending.add(self._executor.submit(func, job))
+                pending.add(self._executor.submit(_run_job, func, job))
 
         top_up()
         while pending:

@@ -1,0 +1,431 @@
+"""The game arena: whole games between two bots, in duplicate, with statistics.
+
+Duplicate game ``i`` is a seeded sequence of deals played twice: at table 0 bot A
+sits N-S and B sits E-W, at table 1 the seats swap. Both tables get the same deals
+in the same order and the same first shaker; the auctions, contracts and plays are
+the bots' own, so the two games may last a different number of hands. Each table is
+a SPEC game record (`solver.play.game_play.play_game`, a 42 hand stopped once its
+outcome is decided), with ``meta.arena`` naming the run, the game's ``index``, the ``table`` and who
+sat where, so a run's records are its whole result: `summarize_games` computes the
+statistics from them alone, and a run can resume from the records it wrote.
+
+Statistics (`GameArenaStats`):
+
+* games won by each bot, over both tables of every game, with a 95% Wilson interval,
+  and per duplicate game whether one bot won both tables or they split;
+* marks (Moon: points) per hand for each side, and the paired difference per deal:
+  on each deal dealt at both tables, d = A's net marks (A's marks - B's) at table 0
+  plus the same at table 1, halved: A's lead per hand on that deal with the luck of
+  the cards cancelled. Its mean, standard error, 95% t interval and size in standard
+  errors;
+* make and set rates by contract kind (pip trump, doubles, follow-me, sevens, nello,
+  plunge, splash; Moon's 21 apart) for each bot, with Wilson intervals;
+* how often each bot declared, and how many hands were thrown in.
+
+Four-player games only (42, four-player Moon): three-player Moon has no sides to swap.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from ..game.auction import SEATS, read_rules
+from ..game.errors import PositionError, quoted
+from ..game.game_record import GameRecord, read_game
+from ..game.rules import PIP_NAMES
+from ..hidden.stats import MeanEstimate, mean_of, wilson_interval
+from .arena import worker_count
+from .bots import GAME_BOT_NAMES, make_bot
+from .game_play import play_game
+from .processes import ProcessPool
+
+#: The bots of the game arena: every game bot, and ``hint`` (advice's calls, the full
+#: hint's play).
+ARENA_BOTS = GAME_BOT_NAMES + ("hint",)
+#: Bounds of a run's arguments, checked before any game is played.
+MAX_GAMES = 100_000
+MAX_DEALS = 100_000
+MAX_SEED = 2 ** 63 - 1
+MAX_WORKERS = 1024
+#: A game's deals and bots are seeded from the run's seed and the game's index.
+_SEED_STRIDE = 1_000_003
+_EW_SEED_OFFSET = 7919
+
+
+@dataclass(frozen=True)
+class GameArenaRun:
+    """What a run plays: the bots, the seed, the game and its house rules, and the deals
+    the searching bots use (``hint_deals`` per play, ``advice_deals`` per call)."""
+
+    a: str
+    b: str
+    seed: int = 0
+    game: str = "42"
+    rules: Mapping[str, Any] | None = None
+    hint_deals: int = 100
+    advice_deals: int = 100
+
+    def check(self) -> None:
+        """Raise `PositionError` (field: the argument's name) for a bad argument."""
+        for name, bot in (("a", self.a), ("b", self.b)):
+            if bot not in ARENA_BOTS:
+                raise PositionError(name, f"unknown bot {quoted(bot)} (one of "
+                                    f"{', '.join(ARENA_BOTS)})", "INVALID_VALUE")
+        if self.game not in ("42", "moon"):
+            raise PositionError("game", f"must be 42 or moon, not {quoted(self.game)}",
+                                "INVALID_VALUE")
+        for name, value, least, most in (("seed", self.seed, 0, MAX_SEED),
+                                         ("hint_deals", self.hint_deals, 1, MAX_DEALS),
+                                         ("advice_deals", self.advice_deals, 1, MAX_DEALS)):
+            _check_count(name, value, least, most)
+        read_rules(dict(self.rules) if self.rules else None, self.game, 4)
+
+    def to_json(self) -> dict[str, Any]:
+        """The run's part of each record's ``meta.arena`` (compared when resuming)."""
+        return {"a": self.a, "b": self.b, "seed": self.seed, "game": self.game,
+                "rules": dict(self.rules or {}), "hint_deals": self.hint_deals,
+                "advice_deals": self.advice_deals}
+
+    def game_seed(self, index: int) -> int:
+        return self.seed * _SEED_STRIDE + index
+
+    def seats(self, table: int) -> tuple[str, str]:
+        """(N-S bot, E-W bot) at a table."""
+        return (self.a, self.b) if table == 0 else (self.b, self.a)
+
+
+def _check_count(name: str, value: object, least: int, most: int) -> None:
+    if type(value) is not int:
+        raise PositionError(name, f"must be a whole number, not {quoted(value)}",
+                            "INVALID_TYPE")
+    if not least <= value <= most:
+        raise PositionError(name, f"must be {least}..{most}, not {quoted(value)}",
+                            "OUT_OF_RANGE")
+
+
+def play_table(run: GameArenaRun, index: int, table: int) -> dict[str, Any]:
+    """One table of duplicate game ``index``, played to the end: its game record as JSON."""
+    game_seed = run.game_seed(index)
+    ns_name, ew_name = run.seats(table)
+    bot_seed = game_seed * 2 + table
+    ns = make_bot(ns_name, bot_seed, run.hint_deals, run.advice_deals)
+    ew = make_bot(ew_name, bot_seed + _EW_SEED_OFFSET, run.hint_deals, run.advice_deals)
+    meta = {"arena": dict(run.to_json(), index=index, table=table, NS=ns_name, EW=ew_name)}
+    record = play_game(ns, ew, game=run.game, players=4, rules=run.rules,
+                       first_shaker=SEATS[index % 4], seed=game_seed,
+                       game_id=f"{run.a} vs {run.b}, seed {run.seed}, game {index}, "
+                               f"table {table}",
+                       meta=meta, play_out=False)
+    return record.to_json()
+
+
+def play_duplicate_game(run: GameArenaRun, index: int) -> list[dict[str, Any]]:
+    """Both tables of duplicate game ``index``."""
+    return [play_table(run, index, table) for table in (0, 1)]
+
+
+def _game_job(job: tuple[GameArenaRun, int]) -> list[dict[str, Any]]:
+    return play_duplicate_game(*job)
+
+
+def check_game_run(run: GameArenaRun, games: int, workers: int, first_game: int = 0) -> None:
+    """Raise `PositionError` (field: the argument's name) for a run's bad argument: the
+    run's (`GameArenaRun.check`), 1..100,000 games, 1..1024 workers."""
+    run.check()
+    _check_count("games", games, 1, MAX_GAMES)
+    _check_count("workers", workers, 1, MAX_WORKERS)
+    _check_count("first_game", first_game, 0, MAX_SEED - MAX_GAMES)
+
+
+def run_game_arena(run: GameArenaRun, games: int, *, workers: int = 1, first_game: int = 0,
+                   skip: Iterable[int] = (),
+                   progress: Callable[[int, int], None] | None = None,
+                   sink: Callable[[list[dict[str, Any]]], None] | None = None
+                   ) -> list[dict[str, Any]]:
+    """Play duplicate games ``first_game`` .. ``first_game + games - 1`` (but those in
+    ``skip``, already played); the records of each, two per game, by game then table.
+
+    ``workers`` > 1 plays games in up to that many processes (no more than the cores
+    nor the games); each game is seeded by its index, so the records do not depend on
+    the number of workers. ``sink`` receives each game's two records as soon as it is
+    played, ``progress`` (done, total) after each.
+    """
+    check_game_run(run, games, workers, first_game)
+    done = set(skip)
+    todo = [i for i in range(first_game, first_game + games) if i not in done]
+    jobs = ((run, i) for i in todo)
+    out: list[dict[str, Any]] = []
+    n = worker_count(workers, len(todo))
+
+    def take(records: list[dict[str, Any]], k: int) -> None:
+        out.extend(records)
+        if sink:
+            sink(records)
+        if progress:
+            progress(k + 1, len(todo))
+
+    if n == 1:
+        for k, job in enumerate(jobs):
+            take(_game_job(job), k)
+    else:
+        with ProcessPool(n) as pool:
+            for k, records in enumerate(pool.imap_unordered(_game_job, jobs)):
+                take(records, k)
+    out.sort(key=lambda r: (r["meta"]["arena"]["index"], r["meta"]["arena"]["table"]))
+    return out
+
+
+# ------------------------------------------------------------------ reading records back
+
+def read_arena_records(lines: Iterable[str], run: GameArenaRun, where: str = "records"
+                       ) -> tuple[list[dict[str, Any]], bool]:
+    """The records of ``run`` in the lines of a records file, and whether its last line
+    was cut short (a run stopped while writing it: that line is dropped).
+
+    Raises `PositionError` for a line that is not a record of this run (another run's
+    file is never mixed in), naming the line.
+    """
+    rows = list(lines)
+    out: list[dict[str, Any]] = []
+    cut = False
+    for number, line in enumerate(rows, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError:
+            if number == len(rows) and not line.endswith("\n"):
+                cut = True
+                break
+            raise PositionError(f"{where}: line {number}", "not JSON", "INVALID_JSON") from None
+        arena = data.get("meta", {}).get("arena") if isinstance(data, dict) and \
+            isinstance(data.get("meta"), dict) else None
+        if not isinstance(arena, dict):
+            raise PositionError(f"{where}: line {number}", "not a record of the game arena "
+                                "(no meta.arena)", "INVALID_VALUE")
+        settings = {k: arena.get(k) for k in run.to_json()}
+        if settings != run.to_json():
+            differ = [k for k in run.to_json() if settings[k] != run.to_json()[k]]
+            raise PositionError(f"{where}: line {number}", "a record of another run ("
+                                + ", ".join(f"{k} {json.dumps(settings[k])}" for k in differ)
+                                + ")", "INVALID_VALUE")
+        try:
+            read_game(data)
+        except PositionError as exc:
+            raise PositionError(f"{where}: line {number}: {exc.field}", exc.reason,
+                                exc.code) from None
+        out.append(data)
+    return out, cut
+
+
+def complete_games(records: Iterable[Mapping[str, Any]]) -> dict[int, list[Mapping[str, Any]]]:
+    """game index -> its two tables' records (table 0, table 1); only games with both."""
+    by_game: dict[int, dict[int, Mapping[str, Any]]] = {}
+    for r in records:
+        arena = r["meta"]["arena"]
+        by_game.setdefault(arena["index"], {})[arena["table"]] = r
+    return {i: [t[0], t[1]] for i, t in sorted(by_game.items()) if set(t) == {0, 1}}
+
+
+# ------------------------------------------------------------------ statistics
+
+@dataclass(frozen=True)
+class KindFigures:
+    """One bot's contracts of one kind: as declarer (made) and as defender (set)."""
+
+    declared: int
+    made: int
+    make_rate: float | None
+    make_rate_ci: tuple[float, float] | None
+    defended: int
+    set: int
+    set_rate: float | None
+    set_rate_ci: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
+class BotGameFigures:
+    """One bot's results over the run (``role``: A or B, the run's first or second bot)."""
+
+    role: str
+    name: str
+    tables_won: int
+    won_both: int                   # duplicate games in which it won both tables
+    per_hand: float                 # marks (points) it scored per hand played
+    declared: int                   # hands it declared
+    declared_share: float | None    # of the hands with a contract
+    by_kind: dict[str, KindFigures] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameArenaStats:
+    """The statistics of a game arena run (see the module docstring)."""
+
+    a: str
+    b: str
+    unit: str                       # "marks" or "points"
+    games: int                      # complete duplicate games
+    tables: int
+    hands: int                      # hands dealt, both tables
+    thrown_in: int
+    split: int                      # games in which each bot won one table
+    a_win_share: float | None       # A's share of the tables won
+    a_win_share_ci: tuple[float, float]
+    deals_paired: int               # deals dealt at both tables of their game
+    difference: MeanEstimate        # per paired deal: A's lead per hand (see above)
+    z: float
+    bots: dict[str, BotGameFigures]
+
+    def to_json(self) -> dict[str, Any]:
+        d = self.difference
+        return {"a": self.a, "b": self.b, "unit": self.unit, "games": self.games,
+                "tables": self.tables, "hands": self.hands, "thrown_in": self.thrown_in,
+                "split": self.split,
+                "a_win_share": self.a_win_share, "a_win_share_ci": list(self.a_win_share_ci),
+                "deals_paired": self.deals_paired,
+                # JSON has no NaN or Infinity: a figure that does not exist is null.
+                "difference": {"mean": _finite(d.mean), "se": _finite(d.se),
+                               "ci95": [_finite(d.low), _finite(d.high)],
+                               "z": _finite(self.z)},
+                "bots": {k: asdict(v) for k, v in self.bots.items()}}
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def contract_kind(record: GameRecord, index: int) -> str | None:
+    """The kind of a hand's contract for the make/set table, None when thrown in."""
+    c = record.hands[index].contract
+    if c is None:
+        return None
+    if c.kind != "standard":
+        return c.kind                               # plunge, splash
+    name = c.declaration.name
+    if record.rules.game == "moon" and c.bid == 21:
+        return "shoot the moon"
+    return "pip trump" if name in PIP_NAMES else name
+
+
+def _net(awarded: Mapping[str, int], mine: str, theirs: str) -> int:
+    return awarded.get(mine, 0) - awarded.get(theirs, 0)
+
+
+def summarize_games(records: Iterable[Mapping[str, Any]], a: str, b: str) -> GameArenaStats:
+    """Statistics of a run from its records (complete duplicate games only)."""
+    games = complete_games(records)
+    roles = {"A": a, "B": b}
+    tables_won = {"A": 0, "B": 0}
+    won_both = {"A": 0, "B": 0}
+    scored = {"A": 0, "B": 0}
+    declared = {"A": 0, "B": 0}
+    kinds: dict[str, dict[str, list[int]]] = {"A": {}, "B": {}}
+    hands = thrown = contracts = split = paired = 0
+    diffs: list[float] = []
+    unit = "marks"
+    for pair in games.values():
+        played = [read_game(r) for r in pair]
+        unit = "marks" if played[0].rules.in_marks else "points"
+        winners = []
+        for table, rec in enumerate(played):
+            key_of = {"A": ("NS", "EW")[table], "B": ("EW", "NS")[table]}
+            winner = next(role for role, key in key_of.items() if key == rec.winner)
+            winners.append(winner)
+            tables_won[winner] += 1
+            for i, hand in enumerate(rec.hands):
+                hands += 1
+                for role, key in key_of.items():
+                    scored[role] += hand.awarded.get(key, 0)
+                kind = contract_kind(rec, i)
+                if kind is None:
+                    thrown += 1
+                    continue
+                contracts += 1
+                assert hand.contract is not None
+                decl = next(r for r, key in key_of.items()
+                            if key == rec.rules.key_of(hand.contract.declarer))
+                declared[decl] += 1
+                defender = "B" if decl == "A" else "A"
+                row_d = kinds[decl].setdefault(kind, [0, 0, 0, 0])
+                row_d[0] += 1
+                row_d[1] += bool(hand.made)
+                row_f = kinds[defender].setdefault(kind, [0, 0, 0, 0])
+                row_f[2] += 1
+                row_f[3] += not hand.made
+        if winners[0] == winners[1]:
+            won_both[winners[0]] += 1
+        else:
+            split += 1
+        for k in range(min(len(played[0].hands), len(played[1].hands))):
+            paired += 1
+            diffs.append((_net(played[0].hands[k].awarded, "NS", "EW")
+                          + _net(played[1].hands[k].awarded, "EW", "NS")) / 2)
+    est = mean_of(diffs)
+    z = est.mean / est.se if est.se and est.se > 0 else (0.0 if est.mean == 0 else math.inf)
+    bots = {}
+    for role in ("A", "B"):
+        by_kind = {}
+        for kind, (n_decl, made, n_def, sets) in sorted(kinds[role].items()):
+            by_kind[kind] = KindFigures(
+                declared=n_decl, made=made, make_rate=made / n_decl if n_decl else None,
+                make_rate_ci=wilson_interval(made, n_decl) if n_decl else None,
+                defended=n_def, set=sets, set_rate=sets / n_def if n_def else None,
+                set_rate_ci=wilson_interval(sets, n_def) if n_def else None)
+        bots[role] = BotGameFigures(
+            role=role, name=roles[role], tables_won=tables_won[role], won_both=won_both[role],
+            per_hand=scored[role] / hands if hands else math.nan, declared=declared[role],
+            declared_share=declared[role] / contracts if contracts else None, by_kind=by_kind)
+    n_tables = 2 * len(games)
+    return GameArenaStats(
+        a=a, b=b, unit=unit, games=len(games), tables=n_tables, hands=hands, thrown_in=thrown,
+        split=split, a_win_share=tables_won["A"] / n_tables if n_tables else None,
+        a_win_share_ci=wilson_interval(tables_won["A"], n_tables), deals_paired=paired,
+        difference=est, z=z, bots=bots)
+
+
+def format_game_stats(s: GameArenaStats) -> str:
+    """The statistics as text (`t42 arena --games`)."""
+    d = s.difference
+    a, b = s.bots["A"], s.bots["B"]
+    share = "-" if s.a_win_share is None else f"{s.a_win_share:.3f}"
+    lines = [f"{s.a} vs {s.b}: {s.games} duplicate games, {s.tables} games played, "
+             f"{s.hands} hands ({s.thrown_in} thrown in)", "",
+             f"Games won: {s.a} {a.tables_won}, {s.b} {b.tables_won}; {s.a}'s share {share} "
+             f"(95% interval {s.a_win_share_ci[0]:.3f} - {s.a_win_share_ci[1]:.3f})",
+             f"Duplicate games: {s.a} won both tables {a.won_both}, {s.b} won both "
+             f"{b.won_both}, split {s.split}",
+             f"{s.unit.capitalize()} per hand: {s.a} {a.per_hand:.3f}, {s.b} {b.per_hand:.3f}",
+             f"Paired by deal ({s.deals_paired} deals at both tables), {s.a} - {s.b}: "
+             f"{_signed(d.mean)} {s.unit} per hand, 95% CI {_signed(d.low)} .. "
+             f"{_signed(d.high)} (se {_plain(d.se)}, {_signed(s.z, 1)} standard errors)", "",
+             f"  {'bot':8} {'kind':15} {'declared':>8} {'make rate':>9} {'95%':>13}"
+             f"  {'defended':>8} {'set rate':>8} {'95%':>13}"]
+    for bot in (a, b):
+        lines.append(f"  {bot.name:8} {'(all)':15} {bot.declared:8}  declared "
+                     f"{_plain(bot.declared_share)} of the contracts")
+        for kind, k in bot.by_kind.items():
+            lines.append(f"  {bot.name:8} {kind:15} {k.declared:8} {_rate(k.make_rate, k.make_rate_ci)}"
+                         f"  {k.defended:8} {_rate(k.set_rate, k.set_rate_ci)}")
+    return "\n".join(lines)
+
+
+def _signed(x: float, places: int = 3) -> str:
+    return f"{x:+.{places}f}" if math.isfinite(x) else "-"
+
+
+def _plain(x: float | None) -> str:
+    return f"{x:.3f}" if x is not None and math.isfinite(x) else "-"
+
+
+def _rate(rate: float | None, ci: Sequence[float] | None) -> str:
+    if rate is None or ci is None:
+        return f"{'-':>9} {'-':>13}"
+    return f"{rate:9.3f} {ci[0]:.3f} - {ci[1]:.3f}"
+
+
+__all__ = ["ARENA_BOTS", "GameArenaRun", "GameArenaStats", "check_game_run", "complete_games",
+           "contract_kind", "format_game_stats", "play_duplicate_game", "play_table",
+           "read_arena_records", "run_game_arena", "summarize_games"]
