@@ -1,7 +1,16 @@
-"""Bid advice calibration: predicted P(make) against hands played out by hint bots.
+"""Bid advice calibration: predicted P(make) against hands played out by bots.
 
     python bench/calibration.py run --hands 300 --seed 1 --out bench/results/calibration.jsonl
     python bench/calibration.py report --out bench/results/calibration.jsonl
+
+Measured in games (the shipped table): play games with advice bots on all four seats,
+then pair each hand's winning call with its result:
+
+    t42 arena advice advice --games 100 --seed 7 --records bench/results/advice_games.jsonl
+    python bench/calibration.py games --records bench/results/advice_games.jsonl \
+        --out bench/results/game_calibration.jsonl
+    python bench/calibration.py report --games --out bench/results/game_calibration.jsonl \
+        --package-table solver/hidden/data/bid_calibration.json
 
 ``run`` appends one JSON line per hand as it is played (stop it at any
 time; ``--first-hand`` continues a stopped run); ``report`` prints the
@@ -15,14 +24,16 @@ import argparse
 import json
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from solver.hidden.calibration import calibration_table  # noqa: E402
 from solver.play.arena import stderr_progress  # noqa: E402
 from solver.play.calibration_run import (MODES, CalibrationRecord,  # noqa: E402
-                                         calibration_markdown, pairs_of, pairs_over_bids,
-                                         run_calibration)
+                                         GameCalibrationRecord, calibration_markdown,
+                                         pairs_of, pairs_over_bids, run_calibration,
+                                         run_game_calibration)
 
 
 def run(args: argparse.Namespace) -> None:
@@ -37,20 +48,61 @@ def run(args: argparse.Namespace) -> None:
                         sink=sink)
 
 
-def load(path: str) -> list[CalibrationRecord]:
+def games(args: argparse.Namespace) -> None:
+    with open(args.records, encoding="utf-8") as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w", encoding="utf-8") as f:
+        def sink(record: GameCalibrationRecord) -> None:
+            f.write(json.dumps(record.to_json()) + "\n")
+            f.flush()
+        run_game_calibration(records, advice_deals=args.advice_deals, seed=args.seed,
+                             workers=args.workers, sink=sink,
+                             progress=stderr_progress("calibration", "games"))
+
+
+def load(path: str, in_games: bool = False) -> list:
+    kind = GameCalibrationRecord if in_games else CalibrationRecord
     with open(path, encoding="utf-8") as f:
-        return [CalibrationRecord.from_json(json.loads(line)) for line in f if line.strip()]
+        return [kind.from_json(json.loads(line)) for line in f if line.strip()]
+
+
+def package_table(records: list, table: list, args: argparse.Namespace) -> dict:
+    """The shipped table (solver/hidden/data/bid_calibration.json) with its provenance."""
+    first = records[0]
+    return {
+        "what": "double-dummy P(make) of bid advice at the auction's winning bid, against "
+                "the contract's result in games of the game arena with advice bots on all "
+                "four seats (42, default rules)",
+        "measured": time.strftime("%Y-%m-%d"),
+        "command": args.provenance,
+        "hands": len(records),
+        "games": len({r.game for r in records}),
+        "seed": args.seed,
+        "mode": "games",
+        "advice_deals": first.advice_deals,
+        "hint_deals": args.hint_deals,
+        "declarations": "the one each declarer named",
+        "report": "bench/README.md, Bid advice calibration",
+        "bins": [{"bin": [b.low, b.high], "count": b.count, "made": b.made,
+                  "predicted": None if b.predicted is None else round(b.predicted, 4)}
+                 for b in table],
+    }
 
 
 def report(args: argparse.Namespace) -> None:
-    records = load(args.out)
+    records = load(args.out, args.games)
     made = sum(r.made for r in records)
     mean = sum(r.predicted for r in records) / len(records) if records else 0.0
     print(f"{len(records)} hands; mean predicted P(make) {mean:.3f}, "
           f"observed make rate {made / max(1, len(records)):.3f}")
     print()
-    print(calibration_markdown(calibration_table(pairs_of(records))))
-    if args.all_bids:
+    table = calibration_table(pairs_of(records))
+    print(calibration_markdown(table))
+    if args.package_table:
+        with open(args.package_table, "w", encoding="utf-8") as f:
+            f.write(json.dumps(package_table(records, table, args), indent=2) + "\n")
+    if args.all_bids and not args.games:
         print()
         print("Every bid 30..42 of the played declaration (points >= bid; see pairs_over_bids):")
         print()
@@ -71,8 +123,21 @@ def main() -> None:
     r.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     r.add_argument("--out", default="bench/results/calibration.jsonl")
     r.set_defaults(fn=run)
+    g = sub.add_parser("games", help="calibration pairs of the hands of game records")
+    g.add_argument("--records", required=True, help="game records (t42 arena --games)")
+    g.add_argument("--advice-deals", type=int, default=100)
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    g.add_argument("--out", default="bench/results/game_calibration.jsonl")
+    g.set_defaults(fn=games)
     p = sub.add_parser("report")
     p.add_argument("--out", default="bench/results/calibration.jsonl")
+    p.add_argument("--games", action="store_true", help="the file holds pairs from games")
+    p.add_argument("--package-table", metavar="FILE",
+                   help="write the table with its provenance as the package ships it")
+    p.add_argument("--provenance", default="", help="the commands that measured it")
+    p.add_argument("--seed", type=int, default=0, help="the arena's seed (provenance)")
+    p.add_argument("--hint-deals", type=int, default=100, help="(provenance)")
     p.add_argument("--all-bids", action="store_true",
                    help="also the table over every bid 30..42 (asks the advice again)")
     p.set_defaults(fn=report)

@@ -117,3 +117,61 @@ def test_the_bench_script_runs_and_reports(tmp_path):
     assert shown.stdout.startswith("2 hands;")
     assert sum(int(line.split("|")[2]) for line in shown.stdout.splitlines()
                if line.startswith("| 0.") or line.startswith("| 1.")) == 2
+
+
+# ------------------------------------------------------------- measured in games
+
+
+@pytest.fixture(scope="module")
+def games() -> list[dict]:
+    # rule bids from its tiles and plays fast; the bookkeeping is what is checked here
+    from solver.play.game_arena import GameArenaRun, run_game_arena
+    return run_game_arena(GameArenaRun("rule", "rule", seed=4), 1)
+
+
+def test_a_game_hand_pairs_the_winning_call_advice_with_the_result(games):
+    from solver.game.game_record import read_game
+    from solver.game.position import SEATS
+    from solver.play.calibration_run import run_game_calibration
+    pairs = run_game_calibration(games, advice_deals=6, seed=5)
+    expected = 0
+    for data in games:
+        game = read_game(data)
+        for i, hand in enumerate(game.hands):
+            c = hand.contract
+            if c is None or c.kind != "standard":
+                continue
+            expected += 1
+            rec = next(r for r in pairs if r.game == game.id and r.hand == i)
+            calls = [{"seat": SEATS[x.seat], "bid": "pass" if x.is_pass else x.amount}
+                     for x in hand.auction.calls]
+            last = max(k for k, x in enumerate(calls) if x["seat"] == SEATS[c.declarer]
+                       and x["bid"] != "pass")
+            assert rec.calls_before == calls[:last] and calls[last]["bid"] == rec.bid == c.bid
+            advice = advise([NAMES[t] for t in hand.deal[c.declarer]], SEATS[c.declarer],
+                            auction=calls[:last], deals=6, seed=5 * 1_000_003 + i,
+                            declarations=[c.declaration.name], threads=1)
+            assert rec.predicted == advice.declaration(c.declaration.name).chance(c.bid).p_make
+            assert rec.made == hand.made and rec.declaration == c.declaration.name
+    assert len(pairs) == expected > 0
+    assert run_game_calibration(games, advice_deals=6, seed=5, workers=2) == pairs
+
+
+def test_the_bench_script_measures_games_and_writes_the_package_table(tmp_path, games):
+    records = tmp_path / "games.jsonl"
+    records.write_text("".join(json.dumps(g) + "\n" for g in games))
+    out, table = tmp_path / "pairs.jsonl", tmp_path / "table.json"
+    script = str(ROOT / "bench" / "calibration.py")
+    done = subprocess.run([sys.executable, script, "games", "--records", str(records),
+                           "--advice-deals", "6", "--workers", "1", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    pairs = [json.loads(line) for line in out.read_text().splitlines()]
+    shown = subprocess.run([sys.executable, script, "report", "--games", "--out", str(out),
+                            "--package-table", str(table), "--provenance", "a test"],
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    data = json.loads(table.read_text())
+    assert (data["hands"], data["mode"], data["command"]) == (len(pairs), "games", "a test")
+    assert sum(b["count"] for b in data["bins"]) == len(pairs)
+    assert sum(b["made"] for b in data["bins"]) == sum(p["made"] for p in pairs)

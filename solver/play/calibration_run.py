@@ -7,6 +7,15 @@ seats (solver.play.arena's play machinery). `run_calibration` plays many hands
 over several processes and hands each record to a sink as it is played;
 `solver.hidden.calibration.calibration_table` bins the pairs.
 
+Measured in games (`game_calibration_hand`, `run_game_calibration`): game records
+(of the game arena, advice bots on all four seats) give, for each 42 hand with a
+contract of kind standard, the declarer's winning call: bid advice is asked again
+for the declarer's seven tiles and the calls before that call, in the declaration it
+named, and its double-dummy P(make) at the winning bid is paired with whether the
+contract made. This measures the advice where it is used, over real auctions (the
+winner's bid is the highest the auction let it win), with the forced bids and the
+defence of the bots at the table.
+
 Which contract is played (``mode``):
 
 * ``"bid30"`` (default): the declaration the advice ranks best at a bid of
@@ -24,6 +33,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..game import tiles as T
+from ..game.game_record import GameRecord
 from ..game.position import SEATS
 from ..hidden.bidding import advise
 from ..hidden.calibration import CalibrationBin
@@ -194,5 +204,91 @@ def pairs_over_bids(records: Iterable[CalibrationRecord], bids: Sequence[int] = 
     return out
 
 
-__all__ = ["CalibrationRecord", "calibration_markdown", "pairs_of", "pairs_over_bids",
-           "play_calibration_hand", "run_calibration", "bid_chances"]
+@dataclass(frozen=True)
+class GameCalibrationRecord:
+    """One hand of a game: the declarer's winning call, its prediction and the result."""
+
+    game: Any                 # the game record's id
+    hand: int                 # the hand's index in the game
+    declarer: str
+    declaration: str
+    bid: int
+    calls_before: list       # the auction before the winning call (SPEC calls)
+    predicted: float          # bid advice's double-dummy P(make) of the contract
+    advice_deals: int
+    seed: int
+    made: bool
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, row: dict[str, Any]) -> "GameCalibrationRecord":
+        return cls(**row)
+
+
+def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int = 100,
+                          seed: int = 0) -> GameCalibrationRecord | None:
+    """The calibration pair of hand ``index`` of a 42 game record, or None for a hand
+    that gives none (thrown in, a plunge or splash, not over)."""
+    hand = record.hands[index]
+    c = hand.contract
+    if record.rules.game != "42" or c is None or c.kind != "standard" or hand.made is None:
+        return None
+    calls = hand.auction.calls
+    last = max(i for i, call in enumerate(calls) if call.seat == c.declarer and not call.is_pass)
+    before = [{"seat": SEATS[call.seat], "bid": "pass" if call.is_pass else call.amount}
+              for call in calls[:last]]
+    hand_seed = _hand_seed(seed, index)
+    advice = advise([T.name_of(t) for t in hand.deal[c.declarer]], SEATS[c.declarer],
+                    auction=before, deals=advice_deals, seed=hand_seed,
+                    declarations=[c.declaration.name], threads=1)
+    chance = advice.declaration(c.declaration.name).chance(c.bid)
+    if chance is None:
+        return None
+    return GameCalibrationRecord(
+        game=record.id, hand=index, declarer=SEATS[c.declarer],
+        declaration=c.declaration.name, bid=c.bid, calls_before=before,
+        predicted=float(chance.p_make), advice_deals=advice_deals, seed=hand_seed,
+        made=bool(hand.made))
+
+
+def _game_hands_job(job: tuple) -> tuple[int, list[GameCalibrationRecord]]:
+    k, data, advice_deals, seed = job
+    record = GameRecord(data)
+    found = (game_calibration_hand(record, i, advice_deals=advice_deals, seed=seed)
+             for i in range(len(record.hands)))
+    return k, [rec for rec in found if rec is not None]
+
+
+def run_game_calibration(records: Sequence[Any], *, advice_deals: int = 100, seed: int = 0,
+                         workers: int = 1,
+                         progress: Callable[[int, int], None] | None = None,
+                         sink: Callable[[GameCalibrationRecord], None] | None = None
+                         ) -> list[GameCalibrationRecord]:
+    """The calibration pairs of every hand of the game records (dicts or JSON), a game
+    per job over ``workers`` processes; by game (in the order given), then hand. Each
+    hand's advice is seeded by ``seed`` and the hand's index, so the pairs do not
+    depend on ``workers``."""
+    jobs = [(k, data, advice_deals, seed) for k, data in enumerate(records)]
+    found: list[tuple[int, list[GameCalibrationRecord]]] = []
+
+    def take(results: Iterator[tuple[int, list[GameCalibrationRecord]]]) -> None:
+        for done, (k, recs) in enumerate(results):
+            found.append((k, recs))
+            for rec in recs:
+                if sink:
+                    sink(rec)
+            if progress:
+                progress(done + 1, len(jobs))
+    if workers <= 1:
+        take(map(_game_hands_job, jobs))
+    else:
+        with ProcessPool(workers) as pool:
+            take(pool.imap_unordered(_game_hands_job, jobs))
+    return [rec for _, recs in sorted(found, key=lambda kr: kr[0]) for rec in recs]
+
+
+__all__ = ["CalibrationRecord", "GameCalibrationRecord", "bid_chances",
+           "calibration_markdown", "game_calibration_hand", "pairs_of", "pairs_over_bids",
+           "play_calibration_hand", "run_calibration", "run_game_calibration"]
