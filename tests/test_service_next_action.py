@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -18,9 +19,12 @@ from test_bots_bid import _other_deal
 from server.convert import ENUM_OF_SEAT
 from server.game_convert import (next_action_from_proto, next_action_to_proto,
                                  record_from_json)
+from solver.game import tiles as T
 from solver.game.game_record import read_game
+from solver.hidden.hint import hint
+from solver.hidden.quick_play import quick_play
 from solver.play.bots import make_bot
-from solver.play.game_play import next_action, next_action_figures
+from solver.play.game_play import next_action, next_action_figures, play_view_of
 from texas42.v1 import game_pb2 as game_pb
 from texas42.v1 import hint_service_pb2 as hs
 from texas42.v1 import position_pb2 as pb
@@ -73,7 +77,7 @@ def request_of(data: dict, name: str, seed: int, seat: str | None = None
     seat = seat or read_game(data).next_action()["seat"]
     request = hs.NextActionRequest(record=record_from_json(data), bot=name, seed=seed,
                                    seat=ENUM_OF_SEAT[seat])
-    if name == "advice":
+    if name in ("advice", "hint"):
         request.advice_deals, request.hint_deals = ADVICE_DEALS, HINT_DEALS
     return request
 
@@ -160,8 +164,42 @@ def test_a_bad_request_names_the_field(http_server, http_stub, name, request_mes
     assert field in error["message"]
 
 
-def test_hint_is_the_advice_bot(http_stub):
-    _, data = RECORDS[-1]
-    a = http_stub.NextAction(request_of(data, "hint", 3), timeout=TIMEOUT)
-    b = http_stub.NextAction(request_of(data, "advice", 3), timeout=TIMEOUT)
-    assert a == b
+def _play_cuts() -> list[tuple[int, str, dict]]:
+    return [(n, rid, data) for n, (rid, data) in enumerate(RECORDS)
+            if read_game(data).next_action()["action"] == "play"
+            and len(play_view_of(read_game(data)).legal_tiles()) > 1]
+
+
+def test_hint_calls_as_the_advice_bot(http_stub):
+    calls = [d for _, d in RECORDS if read_game(d).next_action()["action"] != "play"]
+    assert calls
+    for data in calls:
+        a = http_stub.NextAction(request_of(data, "hint", 3), timeout=TIMEOUT)
+        b = http_stub.NextAction(request_of(data, "advice", 3), timeout=TIMEOUT)
+        assert a == b
+
+
+def test_play_figures_are_the_quick_plays_for_advice_and_the_hints_for_hint(http_stub):
+    cuts = _play_cuts()
+    assert len(cuts) >= 3
+    for n, rid, data in cuts:
+        view = play_view_of(read_game(data))
+        seed = random.Random(11 + n).randrange(2 ** 31)   # the bot's first draw
+        q = quick_play(view, deals=HINT_DEALS, seed=seed)
+        h = hint(view, deals=HINT_DEALS, seed=seed, threads=1)
+        found = next_action_figures(read_game(data), _bot("advice", 11 + n))
+        tile = T.name_of(found["answer"])
+        assert tile == q.best, rid
+        assert q.deals == h.deals == (HINT_DEALS if q.method == "sampled" else q.count)
+        assert found["figures"] == {"p_make": q.moves[tile].p_make, "mean": q.moves[tile].mean,
+                                    "deals": q.deals}, rid
+        assert found["figures"]["p_make"] == h.moves[tile].p_make, rid
+        answer = http_stub.NextAction(request_of(data, "advice", 11 + n), timeout=TIMEOUT)
+        assert answer.figures.p_make == pytest.approx(q.moves[tile].p_make)
+        assert answer.figures.deals == q.deals
+        assert answer.figures.HasField("mean") == (q.moves[tile].mean is not None)
+        full = next_action_figures(read_game(data), _bot("hint", 11 + n))
+        best = h.best[0]
+        assert T.name_of(full["answer"]) == best, rid
+        assert full["figures"] == {"p_make": h.moves[best].p_make, "mean": h.moves[best].mean,
+                                   "deals": h.deals}, rid
