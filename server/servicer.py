@@ -240,7 +240,7 @@ class HintServicer(service_grpc.HintServiceServicer):
                                hint_deals=options["hint_deals"],
                                advice_deals=options["advice_deals"])
                 if hasattr(bot, "token"):
-                    bot.token = token   # advice: its searches stop at the deadline
+                    bot.token = token   # advice and cheat: their searches stop at the deadline
                 found = next_action_figures(game, bot)
                 return game_convert.next_action_to_proto(found)
 

@@ -203,3 +203,27 @@ def test_play_figures_are_the_quick_plays_for_advice_and_the_hints_for_hint(http
         assert T.name_of(full["answer"]) == best, rid
         assert full["figures"] == {"p_make": h.moves[best].p_make, "mean": h.moves[best].mean,
                                    "deals": h.deals}, rid
+
+
+def test_the_cheat_bot_stops_at_its_token_and_answers_after():
+    # A service call's deadline reaches cheat's searches (its deal table, Moon rows and
+    # plays): a spent token stops each at once; the bot then answers as a fresh one.
+    # (A play with one legal tile searches nothing.)
+    from solver.game.errors import SearchCancelled
+    from solver.search._core import CancelToken
+    stopped = 0
+    for _, data in RECORDS:
+        game = read_game(data)
+        if game.next_action()["action"] == "play" and \
+                len(play_view_of(game).legal_tiles()) == 1:
+            continue
+        stopped += 1
+        bot = make_bot("cheat")
+        spent = CancelToken()
+        spent.cancel()
+        bot.token = spent
+        with pytest.raises(SearchCancelled):
+            next_action(game, bot)
+        bot.token = None
+        assert next_action(game, bot) == next_action(game, make_bot("cheat"))
+    assert stopped >= 20

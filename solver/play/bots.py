@@ -343,7 +343,8 @@ class CheatBot:
     allows it; it passes when its partner has the auction or calls later and makes
     more. Declaring: the declaration that makes the winning bid with the most points
     (tricks); the Moon declarer lays away the tile of its best discard. A play: the
-    double-dummy best move (ties: the core's move order).
+    double-dummy best move (ties: the core's move order). Its searches stop at
+    ``token`` (a service call's deadline) with `SearchCancelled`.
     """
 
     name = "cheat"
@@ -352,6 +353,18 @@ class CheatBot:
     def __init__(self) -> None:
         self.solver: DealSolver | None = None
         self.tables = calling.CheatTables()
+
+    @property
+    def token(self) -> Any:
+        """A `CancelToken` the bot's searches look at, or None."""
+        return self.tables.token
+
+    @token.setter
+    def token(self, token: Any) -> None:
+        self.tables.token = token
+        if self.solver is not None:
+            self.solver.token = token
+            self.solver.engine.set_token(token)
 
     def call(self, table: OpenTable) -> int | str:
         return self.tables.call(table.view, table.hands, table.widow)
@@ -371,7 +384,7 @@ class CheatBot:
             return legal[0]
         if self.solver is None or self.solver.position.hands != p.hands or \
                 self.solver.position.contract != p.contract:
-            self.solver = DealSolver(p)
+            self.solver = DealSolver(p, self.token)
         else:
             self.solver.load(p)
         scored = self.solver.child_values()

@@ -249,6 +249,8 @@ class CheatTables:
     ALL = 10 ** 6
 
     def __init__(self) -> None:
+        #: a `CancelToken` the searches look at (a service call's deadline), or None
+        self.token: Any = None
         self._key: tuple | None = None
         self._rows: dict[int, dict[str, tuple[int | None, int]]] = {}
         self._discards: dict[int, dict[str, int]] = {}
@@ -259,11 +261,12 @@ class CheatTables:
                tuple(sorted((s, tuple(h)) for s, h in hands.items())), widow)
         if key == self._key:
             return
-        self._key, self._rows, self._discards = key, {}, {}
+        # The key is set once every row is in: a search stopped by the token leaves none.
+        self._key, self._rows, self._discards = None, {}, {}
         seats = view.rules.seats
         if view.rules.game == "42":
             table = solve_deal({"hands": {SEATS[s]: [T.name_of(t) for t in hands[s]]
-                                          for s in seats}}, threads=1)
+                                          for s in seats}}, threads=1, token=self.token)
             for s in seats:
                 row: dict[str, tuple[int | None, int]] = {}
                 for d in _POINT_42:
@@ -272,9 +275,10 @@ class CheatTables:
                 row["sevens"] = (self.ALL if table.makes["sevens"][SEATS[s]] else None, 0)
                 row["nello"] = (self.ALL if table.makes["nello"][SEATS[s]] else None, 0)
                 self._rows[s] = row
-            return
-        for s in seats:
-            self._rows[s] = self._moon_row(view, hands, widow, s)
+        else:
+            for s in seats:
+                self._rows[s] = self._moon_row(view, hands, widow, s)
+        self._key = key
 
     def _moon_row(self, view: CallView, hands: Mapping[int, tuple[int, ...]],
                   widow: int | None, seat: int) -> dict[str, tuple[int | None, int]]:
@@ -282,7 +286,7 @@ class CheatTables:
         row: dict[str, tuple[int | None, int]] = {}
         if widow is not None:
             table = best_discards({"game": "moon", "hands": names, "widow": T.name_of(widow),
-                                   "contract": {"declarer": SEATS[seat]}})
+                                   "contract": {"declarer": SEATS[seat]}}, token=self.token)
             best: dict[str, int] = {}
             for r in table.rows:   # best first
                 if r.trump not in row:
@@ -293,7 +297,7 @@ class CheatTables:
         for d in ORDER_MOON:
             pos = Position({"game": "moon", "hands": names,
                             "contract": {"declarer": SEATS[seat], "trump": d, "bid": 4}})
-            value = DealSolver(pos).value()
+            value = DealSolver(pos, self.token).value()
             row[d] = (value, value)
         return row
 
