@@ -13,7 +13,8 @@ The package inside is built in layers, each importing only those below it:
   make-or-set, deal tables, hand analysis, Moon discards);
 - `solver.hidden`: what one seat cannot see (consistent deals, the dealer,
   hints, bid advice);
-- `solver.play`: bots, the duplicate arena, calibration runs;
+- `solver.play`: bots, whole games between bots, the duplicate arenas (hands and
+  games), calibration runs;
 - `solver.show`: pictures (the text diagram, SVG, the arena report, the web page);
 - the faces on top: `solver.cli` (``t42``), `solver.batch`, and the ``server`` package.
 
@@ -48,17 +49,28 @@ _LAZY = {
     "Dealer": "solver.hidden.dealer",
     "Hint": "solver.hidden.hint", "hint": "solver.hidden.hint",
     "BidAdvice": "solver.hidden.bidding", "advise": "solver.hidden.bidding",
+    "CallView": "solver.game.call_view", "Declaration": "solver.game.call_view",
+    "analyze_game": "solver.hidden.game_analysis",
+    "make_bot": "solver.play.bots", "play_game": "solver.play.game_play",
+    "next_action": "solver.play.game_play",
+    "GameArenaRun": "solver.play.game_arena", "run_game_arena": "solver.play.game_arena",
+    "summarize_games": "solver.play.game_arena",
 }
 
 if TYPE_CHECKING:  # what a type checker sees of the names above
     from .game.auction import (Auction, Call, GameRules, legal_declarations, read_auction,
                                read_rules)
+    from .game.call_view import CallView, Declaration
     from .game.game_record import GameRecord, HandRecord, read_game
     from .game.view import View
     from .hidden.bidding import BidAdvice, advise
     from .hidden.dealer import Dealer
+    from .hidden.game_analysis import analyze_game
     from .hidden.deals import count_deals, enumerate_deals, iter_deals, sample_deals
     from .hidden.hint import Hint, hint
+    from .play.bots import make_bot
+    from .play.game_arena import GameArenaRun, run_game_arena, summarize_games
+    from .play.game_play import next_action, play_game
     from .search.analysis import HandAnalysis, analyze_hand
     from .search.table import DealTable, solve_deal
 
@@ -77,11 +89,12 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "ArgumentError", "Auction", "BidAdvice", "Call", "CancelToken", "Contract", "DealSolver",
-    "DealTable", "Dealer", "DiscardTable", "GameRecord", "GameRules", "HandAnalysis",
-    "HandRecord", "Hint", "MakeOrSetResult", "Position", "PositionError", "SEATS",
-    "SearchCancelled", "SolveResult", "View", "advise", "analyze_hand", "best_discards",
-    "count_deals", "enumerate_deals", "hint", "iter_deals", "legal_declarations", "legal_moves",
-    "make_or_set", "read_auction", "read_game", "read_rules", "sample_deals", "solve",
-    "solve_deal",
+    "ArgumentError", "Auction", "BidAdvice", "Call", "CallView", "CancelToken", "Contract",
+    "DealSolver", "DealTable", "Dealer", "Declaration", "DiscardTable", "GameArenaRun",
+    "GameRecord", "GameRules", "HandAnalysis", "HandRecord", "Hint", "MakeOrSetResult",
+    "Position", "PositionError", "SEATS", "SearchCancelled", "SolveResult", "View", "advise",
+    "analyze_game", "analyze_hand", "best_discards", "count_deals", "enumerate_deals", "hint",
+    "iter_deals", "legal_declarations", "legal_moves", "make_bot", "make_or_set", "next_action",
+    "play_game", "read_auction", "read_game", "read_rules", "run_game_arena", "sample_deals",
+    "solve", "solve_deal", "summarize_games",
 ]
