@@ -399,6 +399,47 @@ def check_options(*, deals: object = DEFAULT_DEALS,
     return check_seconds("timeout", timeout)
 
 
+def with_deadline(token: CancelToken | None, timeout: float | None) -> CancelToken | None:
+    """``token`` with the deadline ``timeout`` seconds from now folded in (a new token when
+    None; the earlier deadline wins)."""
+    if timeout is None:
+        return token
+    deadline = time.monotonic() + timeout
+    if token is None:
+        return CancelToken(deadline=deadline)
+    if not token.deadline or token.deadline > deadline:
+        token.deadline = deadline
+    return token
+
+
+def start_dealing(v: View, deals: int, enumerate_limit: int, seed: object,
+                  token: CancelToken | None, keep_places: bool = False
+                  ) -> tuple[int | None, int, bool, "_DealSource", "_Batch"]:
+    """The deals of a view as a hint scores them: (seed, consistent deals, enumerated,
+    source, first batch). Every consistent deal when there are at most
+    ``enumerate_limit`` (seed None), else ``deals`` drawn from ``seed`` (a fresh one
+    when None); the first deal of the batch is made (the source's ``first``, any deal
+    of the view, a template). Raises `SearchCancelled` when ``token`` stops it."""
+    seed = check_seed(seed)
+    count = v.completions.count()
+    enumerated = count <= enumerate_limit
+    rng = None
+    if enumerated:
+        seed = None
+    else:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2 ** 31)
+        rng = random.Random(seed)
+    source = _DealSource(v, rng, token, keep_places=keep_places)
+    first = source.batch(count if enumerated else deals)
+    try:
+        first[0]
+    except Aborted:
+        raise SearchCancelled("hint stopped before it finished") from None
+    assert source.first is not None
+    return seed, count, enumerated, source, first
+
+
 def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
          enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, objective: str = "make",
          seed: int | None = None, adaptive: bool = False, max_deals: int | None = None,
@@ -428,29 +469,9 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
                             "INVALID_OPTION")
     timeout = check_options(deals=deals, enumerate_limit=enumerate_limit, max_deals=max_deals,
                             examples=examples, timeout=timeout)
-    if timeout is not None:
-        deadline = time.monotonic() + timeout
-        if token is None:
-            token = CancelToken(deadline=deadline)
-        elif not token.deadline or token.deadline > deadline:
-            token.deadline = deadline
-    seed = check_seed(seed)
-    count = v.completions.count()
-    enumerated = count <= enumerate_limit
-    rng = None
-    if enumerated:
-        seed = None
-    else:
-        if seed is None:
-            seed = random.SystemRandom().randrange(2 ** 31)
-        rng = random.Random(seed)
-    source = _DealSource(v, rng, token, keep_places=examples > 0)
-    first = source.batch(count if enumerated else deals)
-    try:
-        first[0]   # the template: any deal of the view
-    except Aborted:
-        raise SearchCancelled("hint stopped before it finished") from None
-    assert source.first is not None
+    token = with_deadline(token, timeout)
+    seed, count, enumerated, source, first = start_dealing(v, deals, enumerate_limit, seed,
+                                                           token, keep_places=examples > 0)
     builder = DealBuilder(v)
     template = builder.position(source.first)
     scorer = DealScorer(template, threads)

@@ -14,18 +14,16 @@ computed for those moves alone, and then, as in the hint, by the highest tile.
 
 from __future__ import annotations
 
-import random
-import time
 from dataclasses import dataclass
 from typing import Sequence
 
 from ..game import tiles as T
 from ..game.errors import PositionError, SearchCancelled
 from ..game.position import SEATS, Position
-from ..search._core import Aborted, CancelToken, Engine
-from .deals import DealBuilder, check_seed
+from ..search._core import CancelToken, Engine
+from .deals import DealBuilder
 from .hint import (DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, DealScorer, Masks, ViewLike,
-                   _DealSource, as_view, check_options)
+                   as_view, check_options, start_dealing, with_deadline)
 
 #: Moves tied on makes are compared by their mean value over this many deals (the first).
 TIE_DEALS = 16
@@ -126,33 +124,13 @@ def quick_play(view: ViewLike, *, deals: int = DEFAULT_DEALS,
     if not isinstance(tie_deals, int) or isinstance(tie_deals, bool) or tie_deals < 1:
         raise PositionError("tie_deals", f"must be a whole number >= 1, not {tie_deals!r}",
                             "INVALID_VALUE")
-    if timeout is not None:
-        deadline = time.monotonic() + timeout
-        if token is None:
-            token = CancelToken(deadline=deadline)
-        elif not token.deadline or token.deadline > deadline:
-            token.deadline = deadline
-    seed = check_seed(seed)
-    count = v.completions.count()
-    enumerated = count <= enumerate_limit
-    rng = None
-    if enumerated:
-        seed = None
-    else:
-        if seed is None:
-            seed = random.SystemRandom().randrange(2 ** 31)
-        rng = random.Random(seed)
-    # The deals exactly as `hint` draws them: one batch, made as the scorer asks.
-    source = _DealSource(v, rng, token, keep_places=False)
-    batch = source.batch(count if enumerated else deals)
+    token = with_deadline(token, timeout)
     try:
+        seed, count, enumerated, source, batch = start_dealing(v, deals, enumerate_limit,
+                                                               seed, token)
         first = batch[0]
-    except Aborted:
-        raise SearchCancelled("play stopped before it finished") from None
-    assert source.first is not None
-    template = DealBuilder(v).position(source.first)
-    scorer = _MadeScorer(template, threads)
-    try:
+        template = DealBuilder(v).position(source.first)
+        scorer = _MadeScorer(template, threads)
         rows = scorer.score(batch, token)
     except SearchCancelled:
         raise SearchCancelled("play stopped before it finished") from None
