@@ -193,12 +193,18 @@ def check_run(a: str, b: str, pairs: int, seed: int, hint_deals: int, workers: i
                                       ("hint_deals", hint_deals, 1, MAX_HINT_DEALS),
                                       ("workers", workers, 1, MAX_WORKERS),
                                       ("first_pair", first_pair, 0, MAX_SEED - MAX_PAIRS)):
-        if type(value) is not int:
-            raise PositionError(field, f"must be a whole number, not {quoted(value)}",
-                                "INVALID_TYPE")
-        if not least <= value <= most:
-            raise PositionError(field, f"must be {least}..{most}, not {quoted(value)}",
-                                "OUT_OF_RANGE")
+        check_count(field, value, least, most)
+
+
+def check_count(field: str, value: object, least: int, most: int) -> None:
+    """Raise `PositionError` naming ``field`` unless ``value`` is a whole number in
+    ``least..most`` (a bool is not one)."""
+    if type(value) is not int:
+        raise PositionError(field, f"must be a whole number, not {quoted(value)}",
+                            "INVALID_TYPE")
+    if not least <= value <= most:
+        raise PositionError(field, f"must be {least}..{most}, not {quoted(value)}",
+                            "OUT_OF_RANGE")
 
 
 def _process_pool(workers: int) -> ProcessPool:

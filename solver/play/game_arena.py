@@ -37,7 +37,7 @@ from ..game.errors import PositionError, quoted
 from ..game.game_record import GameRecord, read_game
 from ..game.rules import PIP_NAMES
 from ..hidden.stats import MeanEstimate, mean_of, wilson_interval
-from .arena import worker_count
+from .arena import MAX_HINT_DEALS, MAX_SEED, MAX_WORKERS, check_count, worker_count
 from .bots import GAME_BOT_NAMES, make_bot
 from .game_play import play_game
 from .processes import ProcessPool
@@ -47,9 +47,6 @@ from .processes import ProcessPool
 ARENA_BOTS = GAME_BOT_NAMES + ("hint",)
 #: Bounds of a run's arguments, checked before any game is played.
 MAX_GAMES = 100_000
-MAX_DEALS = 100_000
-MAX_SEED = 2 ** 63 - 1
-MAX_WORKERS = 1024
 #: A game's deals and bots are seeded from the run's seed and the game's index.
 _SEED_STRIDE = 1_000_003
 _EW_SEED_OFFSET = 7919
@@ -78,9 +75,9 @@ class GameArenaRun:
             raise PositionError("game", f"must be 42 or moon, not {quoted(self.game)}",
                                 "INVALID_VALUE")
         for name, value, least, most in (("seed", self.seed, 0, MAX_SEED),
-                                         ("hint_deals", self.hint_deals, 1, MAX_DEALS),
-                                         ("advice_deals", self.advice_deals, 1, MAX_DEALS)):
-            _check_count(name, value, least, most)
+                                         ("hint_deals", self.hint_deals, 1, MAX_HINT_DEALS),
+                                         ("advice_deals", self.advice_deals, 1, MAX_HINT_DEALS)):
+            check_count(name, value, least, most)
         read_rules(dict(self.rules) if self.rules else None, self.game, 4)
 
     def to_json(self) -> dict[str, Any]:
@@ -95,15 +92,6 @@ class GameArenaRun:
     def seats(self, table: int) -> tuple[str, str]:
         """(N-S bot, E-W bot) at a table."""
         return (self.a, self.b) if table == 0 else (self.b, self.a)
-
-
-def _check_count(name: str, value: object, least: int, most: int) -> None:
-    if type(value) is not int:
-        raise PositionError(name, f"must be a whole number, not {quoted(value)}",
-                            "INVALID_TYPE")
-    if not least <= value <= most:
-        raise PositionError(name, f"must be {least}..{most}, not {quoted(value)}",
-                            "OUT_OF_RANGE")
 
 
 def play_table(run: GameArenaRun, index: int, table: int) -> dict[str, Any]:
@@ -135,9 +123,9 @@ def check_game_run(run: GameArenaRun, games: int, workers: int, first_game: int 
     """Raise `PositionError` (field: the argument's name) for a run's bad argument: the
     run's (`GameArenaRun.check`), 1..100,000 games, 1..1024 workers."""
     run.check()
-    _check_count("games", games, 1, MAX_GAMES)
-    _check_count("workers", workers, 1, MAX_WORKERS)
-    _check_count("first_game", first_game, 0, MAX_SEED - MAX_GAMES)
+    check_count("games", games, 1, MAX_GAMES)
+    check_count("workers", workers, 1, MAX_WORKERS)
+    check_count("first_game", first_game, 0, MAX_SEED - MAX_GAMES)
 
 
 def run_game_arena(run: GameArenaRun, games: int, *, workers: int = 1, first_game: int = 0,
