@@ -429,3 +429,263 @@ def test_a_hint_the_service_refuses_shows_its_field_and_reason(page, artifacts):
     page.wait_for_selector("body[data-hint='shown']")
     assert page.query_selector_all(".badge.hint")
     assert page.is_hidden("#error")
+
+
+# ------------------------------------------------------------ layout, keys, access
+
+def _inside(page, selector: str) -> None:
+    """The element is drawn and lies across the viewport's width, not off its side."""
+    box = page.locator(selector).first.bounding_box()
+    width = page.evaluate("window.innerWidth")
+    assert box is not None and box["width"] > 0, selector
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (selector, box, width)
+
+
+def _fits(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), \
+        page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    seats = [s for s in "NESW" if page.query_selector(f".seat[data-seat='{s}'] .hand")]
+    assert len(seats) == 4
+    for seat in seats:
+        _inside(page, f".seat[data-seat='{seat}'] .hand")
+    _inside(page, ".modes")
+    _inside(page, "#view-seat")
+    _inside(page, "#step")
+    if page.query_selector("#value"):
+        _inside(page, "#value")
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (360, 740)])
+def test_the_page_fits_a_phone(page, artifacts, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    open_page(page)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    pick_example(page, "Hand club-1", 1)
+    page.wait_for_selector("#deal-panel:not([hidden])")
+    _fits(page)
+    _inside(page, "#value")
+    page.click("#forward")
+    at_step(page, 1)
+    page.click("#forward")
+    at_step(page, 2)
+    _fits(page)
+    for selector in [".trick .played", "#analysis-panel", "#deal-panel", "#play-link"]:
+        _inside(page, selector)
+    page.screenshot(path=str(artifacts / f"10-phone-{width}-open.png"), full_page=True)
+    page.check("input[name='mode'][value='seat']")
+    page.wait_for_selector("#analysis-panel[hidden]", state="attached")
+    _fits(page)
+    page.screenshot(path=str(artifacts / f"11-phone-{width}-seat.png"), full_page=True)
+
+
+def test_the_desktop_layout_keeps_the_table(page, artifacts):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_page(page)
+    pick_example(page, "Hand club-1", 1)
+    page.wait_for_selector("#deal-panel:not([hidden])")
+    _fits(page)
+    box = {s: page.locator(f".seat[data-seat='{s}'] .hand").bounding_box() for s in "NESW"}
+    trick = page.locator("#trick").bounding_box()
+    felt = page.locator("#table").bounding_box()
+    assert felt["width"] == 900 and felt["height"] == 600  # the table as it was
+    # North at the top, South at the bottom, West and East either side of the trick.
+    assert box["N"]["y"] + box["N"]["height"] <= trick["y"] + 1
+    assert box["S"]["y"] >= trick["y"] + trick["height"] - 1
+    assert box["W"]["x"] + box["W"]["width"] <= trick["x"] + 1
+    assert box["E"]["x"] >= trick["x"] + trick["width"] - 1
+    assert abs(box["W"]["y"] - box["E"]["y"]) < 40
+    page.screenshot(path=str(artifacts / "12-desktop-1280.png"), full_page=True)
+
+
+def test_every_table_heading_lines_up_with_its_column(page):
+    open_page(page)
+    pick_example(page, "Hand club-1", 1)
+    page.wait_for_selector("#deal-panel:not([hidden])")
+    tables = ["#analysis", "#seat-totals", "#deal-table"]
+    for table in tables:
+        # Per column: the heading's and each row's cell box, and where the text sits
+        # (its left edge, centre or right edge, as the heading is aligned).
+        columns = page.evaluate("""(table) => {
+          const textBox = (cell) => {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            return range.getBoundingClientRect();
+          };
+          const anchor = (cell, align) => {
+            const r = textBox(cell);
+            if (!cell.textContent.trim()) return null; // an empty cell
+            return align === "center" ? (r.left + r.right) / 2
+              : ["right", "end"].includes(align) ? r.right : r.left;
+          };
+          const heads = [...document.querySelectorAll(`${table} thead th`)];
+          return [...document.querySelectorAll(`${table} tbody tr`)].map((row) => {
+            const cells = [...row.children];
+            return {count: [heads.length, cells.length], columns: cells.map((cell, i) => {
+              const head = heads[i];
+              if (!head) return null;
+              const align = getComputedStyle(head).textAlign;
+              return {head: [head.getBoundingClientRect().left, anchor(head, align)],
+                      cell: [cell.getBoundingClientRect().left, anchor(cell, align)],
+                      text: [head.innerText, cell.innerText]};
+            })};
+          });
+        }""", table)
+        assert columns, table
+        for row in columns:
+            assert row["count"][0] == row["count"][1], (table, row["count"])
+            for column in row["columns"]:
+                assert abs(column["head"][0] - column["cell"][0]) < 0.5, (table, column)
+                assert column["cell"][1] is None or \
+                    abs(column["head"][1] - column["cell"][1]) <= 2, (table, column)
+
+
+def _seat_letter(index: int) -> str:
+    return "NESW"[index]
+
+
+@pytest.mark.parametrize("record", [r for r in RECORDS if
+                                    Position({k: v for k, v in r.items()
+                                              if k in POSITION_FIELDS}).is_complete],
+                         ids=lambda r: r["id"])
+def test_every_trick_of_a_finished_hand_names_its_taker(page, artifacts, record):
+    position = Position({k: v for k, v in record.items() if k in POSITION_FIELDS})
+    tricks = position.completed_tricks
+    assert len(tricks) == 7
+    size = len(record["plays"]) // 7
+    open_page(page, _link(record, len(record["plays"])))
+    loads(page, 1)
+    at_step(page, len(record["plays"]))
+    assert "hand over" in page.inner_text("#verdict")
+    won = {s: len(page.query_selector_all(f".seat[data-seat='{s}'] .won i")) for s in "NESW"}
+    assert sum(won.values()) == 7
+    assert won == {s: sum(1 for w, _ in tricks if _seat_letter(w) == s) for s in "NESW"}
+    if record["id"] == "club-2":
+        page.screenshot(path=str(artifacts / "13-last-trick.png"), full_page=True)
+    # At each trick's end, the taker is named on the table.
+    for number, (winner, _) in enumerate(tricks, start=1):
+        if number < 7:  # a row of the analysis shows the position before its play
+            page.click(f"#analysis tbody tr[data-index='{size * number}']")
+        else:
+            page.click("#last")
+        at_step(page, size * number)
+        names = [w.inner_text() for w in page.query_selector_all(".trick .played .who")]
+        assert len(names) == size and \
+            [n for n in names if n.endswith(" wins")] == [f"{_seat_letter(winner)} wins"], \
+            (number, names)
+
+
+def test_a_bad_step_in_a_link_is_ignored(page):
+    record = RECORDS[1]
+    for step, shown in [("abc", 0), ("-3", 0), ("1e400", 0), ("99", len(record["plays"]))]:
+        page.goto("about:blank")  # a new document, not a change of the fragment
+        open_page(page, _link(record, 0).replace("step=0", f"step={step}"))
+        loads(page, 1)
+        at_step(page, shown)
+        assert page.inner_text("#step").startswith(f"play {shown} of 28")
+        assert "NaN" not in page.inner_text("body")
+    page.keyboard.press("Home")
+    at_step(page, 0)
+    page.keyboard.press("ArrowRight")
+    at_step(page, 1)
+    assert "NaN" not in page.inner_text("body") and "NaN" not in page.url
+
+
+def test_the_keyboard_steps_and_plays_whatever_was_clicked(page):
+    record = RECORDS[1]
+    open_page(page, _link(record, 4))
+    loads(page, 1)
+    at_step(page, 4)
+    page.click("input[name='mode'][value='seat']")
+    page.keyboard.press("ArrowRight")
+    at_step(page, 5)
+    assert page.is_checked("input[name='mode'][value='seat']")
+    page.keyboard.press("ArrowLeft")
+    at_step(page, 4)
+    page.select_option("#view-seat", "E")
+    page.keyboard.press("ArrowRight")
+    at_step(page, 5)
+    assert page.input_value("#view-seat") == "E"
+    page.click("input[name='mode'][value='open']")
+    page.keyboard.press("ArrowLeft")
+    at_step(page, 4)
+    assert page.is_checked("input[name='mode'][value='open']")
+    # Tab reaches the legal tiles (buttons); Enter plays one, Space the next.
+    page.focus("#last")
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('.tile.legal')"):
+            break
+    tile = page.evaluate("document.activeElement.dataset.tile")
+    assert tile and page.evaluate("document.activeElement.tagName") == "BUTTON"
+    page.keyboard.press("Enter")
+    at_step(page, 5)
+    assert page.evaluate("document.querySelector('.trick .played:last-child').dataset.tile") == tile
+    page.wait_for_function("document.activeElement.matches('.tile.legal')")
+    following = page.evaluate("document.activeElement.dataset.tile")
+    page.keyboard.press(" ")
+    at_step(page, 6)
+    assert page.evaluate("document.querySelector('.trick .played:last-child').dataset.tile") \
+        == following
+
+
+def test_seat_view_shows_nothing_of_the_hidden_hands(page):
+    record, step, seat = RECORDS[0], 6, "S"
+    open_page(page, _link(record, step))
+    loads(page, 1)
+    at_step(page, step)
+    page.wait_for_selector("#deal-panel:not([hidden])")
+    page.select_option("#view-seat", seat)
+    page.check("input[name='mode'][value='seat']")
+    page.wait_for_selector("body[data-hint='none'], body[data-hint='shown']")
+    page.wait_for_selector("#analysis-panel", state="hidden")
+    page.wait_for_selector("#deal-panel", state="hidden")
+    text = page.inner_text("body")
+    played = set(record["plays"][:step])
+    hidden = {t for s, tiles in record["hands"].items() if s != seat for t in tiles} - played
+    assert not [t for t in hidden if t in text], text
+    assert page.query_selector("#value") is None and "double dummy" not in text.lower()
+    assert "makes" not in text and "is set" not in text
+    # Open hands again: the panels come back.
+    page.check("input[name='mode'][value='open']")
+    page.wait_for_selector("#analysis-panel:not([hidden])")
+    page.wait_for_selector("#deal-panel:not([hidden])")
+
+
+def test_the_header_links_the_game_page_and_names_the_game(page):
+    open_page(page)
+    link = page.locator("header a#play-link")
+    assert link.inner_text() == "Play a game" and link.get_attribute("href") == "play.html"
+    pick_example(page, "Hand club-1", 1)
+    contract = page.inner_text("#contract")
+    assert "Texas 42" in contract and "\n42" not in contract
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+def test_axe_finds_no_serious_accessibility_violation(page, artifacts, width, height):
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright",
+                                     reason="axe-playwright-python is not installed "
+                                            "(pip install -e '.[test]')")
+    axe = axe_module.Axe()
+    page.set_viewport_size({"width": width, "height": height})
+    open_page(page)
+    found = {}
+
+    def check(state: str) -> None:
+        results = axe.run(page)
+        found[state] = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+                        for v in results.response["violations"]
+                        if v["impact"] in ("serious", "critical")]
+
+    check("empty")
+    pick_example(page, "Hand club-1", 1)
+    page.wait_for_selector("#deal-panel:not([hidden])")
+    check("open hands, analysis")
+    page.click("#paste-toggle")
+    check("paste panel")
+    page.click("#paste-toggle")
+    page.check("input[name='mode'][value='seat']")
+    page.select_option("#view-seat", "N")  # N leads: the hint's labels
+    page.wait_for_selector("body[data-hint='shown']")
+    check("seat view, hint")
+    page.screenshot(path=str(artifacts / f"14-axe-{width}-seat.png"), full_page=True)
+    assert found == {state: [] for state in found}, found

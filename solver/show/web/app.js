@@ -39,7 +39,7 @@
     doc: null, position: null, deal: null, plays: [], recordLength: 0, step: 0,
     solution: null, analysis: null,
     mode: "open", viewSeat: "N", request: 0, diverged: null,
-    hint: null, hintRequest: 0, hintError: false,
+    hint: null, hintRequest: 0, hintError: false, dealShown: false,
   };
 
   // ---------------------------------------------------------------- service
@@ -116,21 +116,66 @@
         const next = i + size;
         if (next < state.plays.length) winner = ownerOf(state.plays[next]);
         else if (next === step && state.solution?.toMove) winner = SEAT_OF_ENUM[state.solution.toMove];
+        // The hand's last trick: nobody leads after it, so the page names its taker.
+        else if (next === step && next >= size * 7) winner = plays[trickWinner(plays.map((p) => p.tile))].seat;
       }
       out.push({ plays, winner });
     }
     return out;
   }
 
+  /**
+   * Index of the tile that takes a complete trick (tiles in play order): the one rule the
+   * page keeps, for the hand's last trick, whose taker no later play or `toMove` names.
+   * The same tables as solver/game/rules.py (winner_index): the highest power wins, the
+   * first played between equals (sevens).
+   */
+  function trickWinner(tiles) {
+    const c = state.doc.contract || {};
+    const ends = (t) => t.split("-").map(Number);
+    const pipOf = { blanks: 0, ones: 1, deuces: 2, treys: 3, fours: 4, fives: 5, sixes: 6 };
+    let power;
+    if (c.trump === "sevens") {
+      power = (t) => 8 - Math.abs(ends(t)[0] + ends(t)[1] - 7);
+    } else {
+      const doublesTrump = c.trump === "doubles";
+      const trumpPip = pipOf[c.trump];
+      const doubles = c.doubles || "high";
+      const ownSuit = doubles === "suit" && !doublesTrump;
+      const isTrump = (t) => {
+        const [high, low] = ends(t);
+        return doublesTrump ? high === low : trumpPip !== undefined && (high === trumpPip || low === trumpPip);
+      };
+      const [leadHigh, leadLow] = ends(tiles[0]);
+      const led = isTrump(tiles[0]) ? "trump" : ownSuit && leadHigh === leadLow ? "doubles" : leadHigh;
+      power = (t) => {
+        const [high, low] = ends(t);
+        if (isTrump(t)) {
+          if (doublesTrump) return 100 + high;
+          return 100 + (high === low ? 7 : high === trumpPip ? low : high);
+        }
+        if (led === "trump") return 0;
+        if (led === "doubles") return high === low ? 1 + high : 0;
+        if (ownSuit && high === low) return 0;
+        if (high !== led && low !== led) return 0;
+        if (high === low) return doubles === "low" ? 1 : 9;
+        return 2 + (high === led ? low : high);
+      };
+    }
+    let best = 0;
+    tiles.forEach((t, i) => { if (power(t) > power(tiles[best])) best = i; });
+    return best;
+  }
+
   // ----------------------------------------------------------- drawing
 
-  function dominoSvg(tile, { horizontal = false, size = 32 } = {}) {
+  function dominoSvg(tile, { horizontal = false, size = 32, label = true } = {}) {
     const [high, low] = tile.split("-").map(Number);
     const half = size;
     const w = horizontal ? 2 * half : half;
     const h = horizontal ? half : 2 * half;
     const parts = [
-      `<svg class="domino" data-tile="${tile}" width="${w + 2}" height="${h + 2}" viewBox="-1 -1 ${w + 2} ${h + 2}" role="img" aria-label="${tile}">`,
+      `<svg class="domino" data-tile="${tile}" width="${w + 2}" height="${h + 2}" viewBox="-1 -1 ${w + 2} ${h + 2}" ${label ? `role="img" aria-label="${tile}"` : 'aria-hidden="true"'}>`,
       `<rect class="face" x="0" y="0" width="${w}" height="${h}" rx="${half * 0.14}" fill="#fbf7ea" stroke="#2b2b2b" stroke-width="1"/>`,
       horizontal
         ? `<line x1="${half}" y1="3" x2="${half}" y2="${h - 3}" stroke="#2b2b2b" stroke-width="1.2"/>`
@@ -230,6 +275,8 @@
   }
 
   function render() {
+    // A tile played from the keyboard: the focus goes on to the next legal tile.
+    const tileFocused = document.activeElement?.classList?.contains("tile");
     const doc = state.doc;
     const step = state.step;
     const sol = state.solution || {};
@@ -254,7 +301,7 @@
 
     $("empty").hidden = true;
     const c = doc.contract || {};
-    const game = doc.game === "moon" ? "Moon" : "42";
+    const game = doc.game === "moon" ? "Moon" : "Texas 42";
     // An id is free data: a string as it is, anything else as its JSON.
     const id = doc.id == null ? null : typeof doc.id === "string" ? doc.id : JSON.stringify(doc.id);
     const who = doc.meta?.players?.[c.declarer];
@@ -285,11 +332,16 @@
         }
         const legal = seat === toMove && tile in moves;
         const best = legal && (open ? moves[tile] === value : hintBest.has(tile));
-        const node = el("div", {
+        // A legal tile is a button: Tab reaches it, Enter or Space plays it.
+        const figure = legal && open ? `, value ${moves[tile]}` : legal && labels?.[tile] != null
+          ? `, ${String(labels[tile]).replace(/\s+/g, " ")}` : "";
+        const node = el(legal ? "button" : "div", {
           class: "tile" + (legal ? " legal" : "") + (best ? " best" : "") +
             (seat === toMove && !legal ? " dim" : ""),
           "data-tile": tile, "data-seat": seat,
-        }, dominoSvg(tile));
+          type: legal ? "button" : null,
+          "aria-label": legal ? `Play ${tile}${figure}${best ? " (best)" : ""}` : null,
+        }, dominoSvg(tile, { label: !legal }));
         if (legal && open) node.append(el("span", { class: "badge", "data-tile": tile }, String(moves[tile])));
         if (legal && !open && labels && labels[tile] != null) {
           node.append(el("span", { class: "badge hint", "data-tile": tile }, escapeHtml(labels[tile])));
@@ -338,13 +390,17 @@
     document.querySelectorAll("#analysis tbody tr").forEach((row) => {
       row.classList.toggle("current", Number(row.dataset.index) === step);
     });
+    if (tileFocused) document.querySelector(".seat .tile.legal")?.focus();
+    // In a seat view nothing computed from the hidden hands is shown.
+    $("analysis-panel").hidden = !open || !state.analysis;
+    $("deal-panel").hidden = !open || !state.dealShown;
     document.body.dataset.step = String(step);
   }
 
   function renderAnalysis() {
     const panel = $("analysis-panel");
     const a = state.analysis;
-    panel.hidden = !a;
+    panel.hidden = !a || state.mode !== "open";
     if (!a) return;
     const unit = a.unit === "VALUE_UNIT_TRICKS" ? "tricks" : "points";
     const made = a.made === undefined ? "not decided yet" : a.made ? "made" : "set";
@@ -374,6 +430,7 @@
   async function loadDealTable() {
     const panel = $("deal-panel");
     panel.hidden = true;
+    state.dealShown = false;
     if (!state.deal) return; // 42 deals only
     const mine = state.doc;
     let table;
@@ -405,14 +462,15 @@
       const bid = best[s]?.bid;
       return `<td>${bid == null ? "&ndash;" : bid >= 42 ? `${bid / 42} mark${bid > 42 ? "s" : ""}` : bid}</td>`;
     }).join("")));
-    panel.hidden = false;
+    state.dealShown = true;
+    panel.hidden = state.mode !== "open";
   }
 
   // ---------------------------------------------------------- navigation
 
   /** Show the position after `step` plays (asks the service for its values). */
   async function go(step) {
-    if (!state.doc) return;
+    if (!state.doc || !Number.isFinite(step)) return;
     step = Math.max(0, Math.min(step, state.plays.length));
     const token = ++state.request;
     document.body.dataset.busy = "1";
@@ -533,7 +591,9 @@
       showError({ field: "link", message: "the link does not carry a position (base64url JSON)" });
       return true;
     }
-    load(text, Number(params.get("step") || 0));
+    // A step that is no whole number is ignored (the start); one past the end is the end.
+    const step = params.get("step");
+    load(text, /^\d+$/.test(step || "") ? Number(step) : 0);
     return true;
   }
 
@@ -568,9 +628,15 @@
     $("view-seat").addEventListener("change", () => {
       state.viewSeat = $("view-seat").value;
       if (state.doc) render();
+      $("view-seat").blur(); // the arrow keys step through the plays, not the list
     });
+    // The arrow keys (Home, End) step through the plays wherever the focus is, a radio
+    // button too, but in a text field or a list, which they edit.
+    const editing = (target) => target.tagName === "TEXTAREA" || target.tagName === "SELECT" ||
+      target.isContentEditable ||
+      (target.tagName === "INPUT" && !["radio", "checkbox", "button", "submit", "reset"].includes(target.type));
     document.addEventListener("keydown", (event) => {
-      if (["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName) || !state.doc) return;
+      if (editing(event.target) || !state.doc || event.altKey || event.ctrlKey || event.metaKey) return;
       const keys = { ArrowRight: forward, ArrowLeft: () => go(state.step - 1), Home: () => go(0), End: () => go(state.plays.length) };
       if (keys[event.key]) {
         event.preventDefault();
