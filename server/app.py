@@ -25,6 +25,7 @@ from texas42.v1 import hint_service_pb2_grpc as service_grpc
 from .errors import ServerError
 from .http_app import start_http
 from .pool import SolverPool, default_workers, hold_file_from_environment
+from .sealed import load_key
 from .servicer import SERVICE_NAME, HintServicer
 from .telemetry import (MAX_REQUEST_BYTES, Metrics, TelemetryInterceptor, log_event,
                         write_lines_to)
@@ -45,6 +46,8 @@ class ServerConfig:
     grace: float = DEFAULT_GRACE
     metrics_port: Optional[int] = None  # None: no metrics endpoint
     http_port: Optional[int] = None  # None: no HTTP (Connect + web page) listener
+    #: The table key file (created when missing); None: $T42_TABLE_KEY, else a fresh key.
+    table_key: str | None = None
 
 
 class _GenericHandlersOnly:
@@ -81,6 +84,7 @@ def _configure_logging() -> None:
 async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> None:
     """Serve until ``stop`` is set or SIGTERM/SIGINT arrives, then shut down gracefully."""
     _configure_logging()
+    table_key = load_key(config.table_key)
     workers = config.workers or default_workers()
     metrics = Metrics() if config.metrics_port is not None else None
     pool = SolverPool(workers, config.max_queue, observer=metrics,
@@ -91,7 +95,7 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
         options=[("grpc.so_reuseport", 0),
                  ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)],
     )
-    servicer = HintServicer(pool)
+    servicer = HintServicer(pool, table_key)
     generic = _GenericHandlersOnly(server)
     service_grpc.add_HintServiceServicer_to_server(servicer, generic)
     health_servicer = health.aio.HealthServicer()

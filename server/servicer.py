@@ -36,6 +36,7 @@ from texas42.v1 import view_pb2 as view_pb
 from . import convert, hint_convert, status
 from .deadlines import CallDeadline
 from .pool import Overloaded, SolverPool, token_for
+from .table_convert import Refused
 from .telemetry import log_event
 
 T = TypeVar("T")
@@ -72,11 +73,21 @@ def _parse(message: pb.Position) -> Position:
     return Position(CheckedObject(convert.position_to_json(message)))
 
 
+def _table_field_path(json_field: str) -> str:
+    """The request field path of an error on a record (``record...``), on a table's
+    token (``sealed``) or on the person's seat (``seat``)."""
+    from .game_convert import record_field_path
+    return json_field if json_field in ("sealed", "seat") else record_field_path(json_field)
+
+
 class HintServicer(service_grpc.HintServiceServicer):
     """Solves on a `SolverPool`; the event loop only converts and dispatches."""
 
-    def __init__(self, pool: SolverPool) -> None:
+    def __init__(self, pool: SolverPool, table_key: bytes | None = None) -> None:
+        from .sealed import Sealer
         self.pool = pool
+        #: Seals the hidden hands of the table RPCs (a fresh key when none is given).
+        self.sealer = Sealer(table_key)
 
     # ------------------------------------------------------------------ RPCs
 
@@ -205,18 +216,34 @@ class HintServicer(service_grpc.HintServiceServicer):
         return bid_pb.BidAdviceResponse(advice=advice)
 
     async def CheckGame(self, request, context: grpc.aio.ServicerContext):
-        """A game record checked and scored (no search), on a worker thread."""
+        """A game record checked and scored (no search), with what the seat to act may do
+        and the last hand's tricks, on a worker thread. With a table's token, the sealed
+        hand is filled in from it and nothing hidden is answered."""
         # Imported here so that this RPC stays one self-contained block of the servicer.
         from solver.game.game_record import read_game
 
-        from . import game_convert
+        from . import game_convert, table_convert
 
         def work(token: CancelToken):
-            game = read_game(CheckedObject(game_convert.record_to_json(request.record)))
-            return game_convert.summary_to_proto(game)
+            if request.sealed:
+                sealed = table_convert.open_sealed(self.sealer, request.record, request.sealed)
+                game = sealed.game
+            else:
+                game = read_game(CheckedObject(game_convert.record_to_json(request.record)))
+            response = game_convert.summary_to_proto(game)
+            turn = game.next_action()
+            if request.sealed:
+                if not sealed.person_declares:  # a bot's discard stays hidden
+                    response.hands[-1].discard = ""
+                if turn is not None and turn["seat"] == sealed.seat:
+                    response.legal.CopyFrom(table_convert.legal_to_proto(game))
+            elif turn is not None:
+                response.legal.CopyFrom(table_convert.legal_to_proto(game))
+            response.progress.CopyFrom(table_convert.progress_to_proto(game))
+            return response
 
         return await self._solve_call(context, lambda token: self._run(work, token),
-                                      field_path=game_convert.record_field_path)
+                                      field_path=_table_field_path)
 
     async def NextAction(self, request, context: grpc.aio.ServicerContext):
         """What a bot does next for the seat to act, from that seat's view alone (cheat:
@@ -226,7 +253,11 @@ class HintServicer(service_grpc.HintServiceServicer):
         from solver.play.bots import make_bot
         from solver.play.game_play import next_action_figures
 
-        from . import game_convert
+        from . import game_convert, table_convert
+
+        def response_tile(found) -> str:
+            from solver.game.tiles import name_of
+            return name_of(found["answer"])
 
         async def body(token: CancelToken):
             # The bot's options are checked here (a bad one is refused at once, without
@@ -234,23 +265,74 @@ class HintServicer(service_grpc.HintServiceServicer):
             options = self.pool.check(lambda: game_convert.next_action_bot_options(request))
 
             def work(token: CancelToken):
-                game = read_game(CheckedObject(game_convert.record_to_json(request.record)))
+                sealed = None
+                if request.sealed:
+                    sealed = table_convert.open_sealed(self.sealer, request.record,
+                                                       request.sealed)
+                    game = sealed.game
+                else:
+                    game = read_game(CheckedObject(game_convert.record_to_json(
+                        request.record)))
                 game_convert.check_turn(game, request.seat)
+                if sealed is not None and options["name"] == "cheat" \
+                        and game_convert.SEAT_OF_ENUM[request.seat] == sealed.seat:
+                    raise PositionError("bot", "the cheat bot sees the sealed hands: not for "
+                                        "the person's own seat", "INVALID_VALUE")
                 bot = make_bot(options["name"], seed=options["seed"],
                                hint_deals=options["hint_deals"],
                                advice_deals=options["advice_deals"])
                 if hasattr(bot, "token"):
                     bot.token = token   # advice and cheat: their searches stop at the deadline
                 found = next_action_figures(game, bot)
-                return game_convert.next_action_to_proto(found)
+                response = game_convert.next_action_to_proto(found)
+                if sealed is not None:
+                    response.ClearField("figures")  # a bot's figures come from its hand
+                    if found["action"] == "discard" and found["seat"] != sealed.seat:
+                        response.tile = ""   # a bot's discard is sealed, not shown
+                        response.sealed = sealed.seal(self.sealer, discard=response_tile(found))
+                return response
 
             return await self._run(work, token)
 
         def field_path(json_field: str) -> str:
             return json_field if json_field in ("bot", "seat", "advice_deals", "hint_deals") \
-                else game_convert.record_field_path(json_field)
+                else _table_field_path(json_field)
 
         return await self._solve_call(context, body, field_path=field_path)
+
+    async def DealHand(self, request, context: grpc.aio.ServicerContext):
+        """The next hand of a game dealt for a person's seat: its tiles and the sealed
+        deal (no search: on a worker thread)."""
+        from . import table_convert
+
+        def work(token: CancelToken):
+            return table_convert.deal_hand(self.sealer, request.record, request.seat,
+                                           request.seed if request.HasField("seed") else None)
+
+        return await self._solve_call(context, lambda token: self._run(work, token),
+                                      field_path=_table_field_path)
+
+    async def RevealHand(self, request, context: grpc.aio.ServicerContext):
+        """The whole deal of a sealed hand once it is over (FAILED_PRECONDITION before)."""
+        from . import table_convert
+
+        def work(token: CancelToken):
+            sealed = table_convert.open_sealed(self.sealer, request.record, request.sealed)
+            return table_convert.reveal_to_proto(sealed)
+
+        return await self._solve_call(context, lambda token: self._run(work, token),
+                                      field_path=_table_field_path)
+
+    async def TakeWidow(self, request, context: grpc.aio.ServicerContext):
+        """Three-player Moon: the widow for the person who won the auction."""
+        from . import table_convert
+
+        def work(token: CancelToken):
+            sealed = table_convert.open_sealed(self.sealer, request.record, request.sealed)
+            return table_convert.widow_to_proto(sealed)
+
+        return await self._solve_call(context, lambda token: self._run(work, token),
+                                      field_path=_table_field_path)
 
     # ------------------------------------------------------- shared machinery
 
@@ -297,6 +379,8 @@ class HintServicer(service_grpc.HintServiceServicer):
         except PositionError as exc:
             await self._abort_bad_request(context, BadRequest(
                 field_path(exc.field), convert.proto_reason(exc.reason), exc.code))
+        except Refused as exc:
+            failure = grpc.StatusCode.FAILED_PRECONDITION, str(exc)
         except SearchCancelled:
             failure = (grpc.StatusCode.DEADLINE_EXCEEDED, "deadline passed during the search") \
                 if deadline.expired() else (grpc.StatusCode.CANCELLED, "search cancelled")

@@ -1,0 +1,507 @@
+"""The table RPCs on a real server (gRPC and Connect on 127.0.0.1): a person plays one
+seat of a game against bots with the hidden hands sealed in a token (DealHand,
+NextAction and CheckGame with ``sealed``, TakeWidow, RevealHand).
+
+Whole hands of 42, four-player and three-player Moon are driven through the API as a
+client would: every answer is scanned for tiles the person has not seen; each sealed
+NextAction is the unsealed answer on the full record without its figures; at the end
+the revealed deal is the seeded deal and the full record checks. Then the refusals
+(tampered tokens, another key, another game or hand, disagreeing tiles, too early)
+and the ``--table-key`` file shared by two servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import stat
+from typing import Any
+
+import grpc
+import pytest
+from google.protobuf import json_format
+from grpc_helpers import assert_invalid, bad_request, connect_json
+
+from server.convert import ENUM_OF_SEAT, SEAT_OF_ENUM
+from server.game_convert import record_from_json
+from server.launcher import ServerProcess
+from solver.game import tiles as T
+from solver.game.game_record import read_game
+from solver.hidden.dealer import Dealer
+from texas42.v1 import game_pb2 as game_pb
+from texas42.v1 import hint_service_pb2 as hs
+from texas42.v1 import hint_service_pb2_grpc as service_grpc
+from texas42.v1 import position_pb2 as pb
+from texas42.v1 import table_pb2 as table_pb
+
+TIMEOUT = 120
+FIELD = {"N": "north", "E": "east", "S": "south", "W": "west"}
+RESPONSES = {"DealHand": table_pb.DealHandResponse, "CheckGame": hs.CheckGameResponse,
+             "NextAction": hs.NextActionResponse, "RevealHand": table_pb.RevealHandResponse,
+             "TakeWidow": table_pb.TakeWidowResponse}
+
+
+@pytest.fixture(scope="module")
+def key_file(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("table-key") / "table.key")
+
+
+@pytest.fixture(scope="module")
+def table_server(key_file):
+    with ServerProcess("--workers", "2", "--http-port", "0", "--table-key", key_file) as proc:
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def table_stub(table_server):
+    with grpc.insecure_channel(table_server.address) as channel:
+        yield service_grpc.HintServiceStub(channel)
+
+
+class Client:
+    """One transport's calls; every answer is kept as JSON (the token left out) for the
+    leak scan."""
+
+    def __init__(self, server, stub, transport: str) -> None:
+        self.server, self.stub, self.transport = server, stub, transport
+
+    def __call__(self, method: str, request: Any) -> Any:
+        if self.transport == "grpc":
+            return getattr(self.stub, method)(request, timeout=TIMEOUT)
+        status, body = connect_json(self.server, method, request)
+        assert status == 200, body
+        return json_format.ParseDict(body, RESPONSES[method]())
+
+
+def _json_without_token(message: Any) -> str:
+    data = json_format.MessageToDict(message)
+    data.pop("sealed", None)
+    return json.dumps(data)
+
+
+_QUOTED_TILE = re.compile(r'"([0-6]-[0-6])"')
+
+
+def assert_no_leak(message: Any, hidden: set[str]) -> None:
+    shown = set(_QUOTED_TILE.findall(_json_without_token(message)))
+    assert not shown & hidden, f"hidden tiles {shown & hidden} in {message}"
+
+
+def _winning_call(auction) -> game_pb.GameCall:
+    bids = [c for c in auction if c.bid or c.kind in (pb.CONTRACT_KIND_PLUNGE,
+                                                      pb.CONTRACT_KIND_SPLASH)]
+    return bids[-1]
+
+
+def _contract(auction, declaration: int, doubles: int) -> pb.Contract:
+    top = _winning_call(auction)
+    kind = top.kind or pb.CONTRACT_KIND_STANDARD
+    bid = top.bid or {pb.CONTRACT_KIND_PLUNGE: 168, pb.CONTRACT_KIND_SPLASH: 84}[kind]
+    return pb.Contract(declarer=top.seat, declaration=declaration, bid=bid, kind=kind,
+                       doubles=doubles)
+
+
+def drive_hand(call: Client, game: str, players: int, seat: str, seed: int, *,
+               bot: str = "rule", person: str = "random", earlier: dict | None = None,
+               compare: bool = True) -> dict:
+    """Play one hand at ``seat`` through the API; returns what happened."""
+    rng = random.Random(seed)
+    header = earlier or {"game": game, "first_shaker": "N",
+                         **({"players": players} if game == "moon" else {})}
+    record = record_from_json(header)
+    dealt = call("DealHand", table_pb.DealHandRequest(record=record, seat=ENUM_OF_SEAT[seat],
+                                                      seed=seed))
+    deal = Dealer(game, players).deal(seed=seed)
+    truth = {"NESW"[s]: [T.name_of(t) for t in tiles] for s, tiles in deal.hands.items()}
+    widow = T.name_of(deal.widow) if deal.widow is not None else None
+    assert list(dealt.hand) == truth[seat]
+    again = call("DealHand", table_pb.DealHandRequest(record=record, seat=ENUM_OF_SEAT[seat],
+                                                      seed=seed))
+    assert list(again.hand) == truth[seat]
+    token = dealt.sealed
+    unseen = {t for s, tiles in truth.items() if s != seat for t in tiles}
+    if widow:
+        unseen.add(widow)
+    assert_no_leak(dealt, unseen)
+    page = game_pb.GameRecord()
+    page.CopyFrom(record)
+    hand = page.hands.add()
+    getattr(hand.hands, FIELD[seat]).extend(dealt.hand)
+    discard = None   # the hand's discard, once made (the test's knowledge, not the page's)
+    took_widow = bot_discarded = False
+    steps = 0
+    while True:
+        steps += 1
+        assert steps < 200
+        check = call("CheckGame", hs.CheckGameRequest(record=page, sealed=token))
+        played = set(hand.plays)
+        # The widow is the person's once it won the auction (its legal discards show it).
+        won = check.next.action == game_pb.GAME_ACTION_DISCARD and check.next.seat == \
+            ENUM_OF_SEAT[seat]
+        hidden = unseen - played - ({widow} if took_widow or won else set())
+        assert_no_leak(check, hidden)
+        if check.progress.over:
+            break
+        turn = check.next
+        who = SEAT_OF_ENUM[turn.seat]
+        if who == seat:
+            assert check.HasField("legal")
+            legal = check.legal
+            if turn.action == game_pb.GAME_ACTION_CALL:
+                calls = list(legal.calls)
+                if person == "pass":
+                    passes = [c for c in calls if not c.bid and not c.kind]
+                    choice = (passes or calls[:2])[-1]
+                elif person == "bid":
+                    choice = max((c for c in calls if c.bid and c.bid < 21),
+                                 key=lambda c: c.bid, default=calls[0])
+                else:
+                    choice = rng.choice(calls)
+                hand.auction.add().CopyFrom(choice)
+            elif turn.action == game_pb.GAME_ACTION_DECLARE:
+                hand.contract.CopyFrom(_contract(hand.auction, rng.choice(legal.declarations),
+                                                 pb.DOUBLES_OPTION_UNSPECIFIED))
+            elif turn.action == game_pb.GAME_ACTION_DISCARD:
+                took = call("TakeWidow", table_pb.TakeWidowRequest(record=page, sealed=token))
+                assert took.widow == widow
+                took_widow = True
+                hand.widow = took.widow   # the declarer may show the widow it took
+                assert sorted(legal.tiles) == sorted(truth[seat] + [widow])
+                discard = rng.choice(list(legal.tiles))
+                hand.contract.CopyFrom(_contract(hand.auction, rng.choice(legal.declarations),
+                                                 pb.DOUBLES_OPTION_UNSPECIFIED))
+                hand.discard = discard
+            else:
+                hand.plays.append(rng.choice(list(legal.tiles)))
+            continue
+        assert not check.HasField("legal")
+        request = hs.NextActionRequest(record=page, seat=turn.seat, bot=bot, seed=seed + steps,
+                                       sealed=token, advice_deals=8, hint_deals=4)
+        answer = call("NextAction", request)
+        assert not answer.HasField("figures")
+        if compare:   # the same bot on the full record: the same answer, with figures
+            full = game_pb.GameRecord()
+            full.CopyFrom(page)
+            full_hand = full.hands[-1]
+            for s, tiles in truth.items():
+                del getattr(full_hand.hands, FIELD[s])[:]
+                getattr(full_hand.hands, FIELD[s]).extend(tiles)
+            if widow:
+                full_hand.widow = widow
+            if discard and full_hand.HasField("contract"):
+                full_hand.discard = discard
+            plain = hs.NextActionRequest()
+            plain.CopyFrom(request)
+            plain.record.CopyFrom(full)
+            plain.sealed = ""
+            open_answer = call("NextAction", plain)
+            expected = hs.NextActionResponse()
+            expected.CopyFrom(open_answer)
+            expected.ClearField("figures")
+            if answer.action == game_pb.GAME_ACTION_DISCARD:
+                discard = open_answer.tile
+                expected.tile = ""
+                expected.sealed = answer.sealed
+            assert answer == expected
+        after = played | ({answer.tile} if answer.tile else set())
+        assert_no_leak(answer, unseen - after - ({widow} if took_widow else set()))
+        if answer.action == game_pb.GAME_ACTION_CALL:
+            hand.auction.add().CopyFrom(answer.call)
+        elif answer.action == game_pb.GAME_ACTION_DECLARE:
+            hand.contract.CopyFrom(_contract(hand.auction, answer.declaration, answer.doubles))
+        elif answer.action == game_pb.GAME_ACTION_DISCARD:
+            assert not answer.tile and answer.sealed and answer.sealed != token
+            token, bot_discarded = answer.sealed, True
+            hand.contract.CopyFrom(_contract(hand.auction, answer.declaration, answer.doubles))
+        else:
+            hand.plays.append(answer.tile)
+    revealed = call("RevealHand", table_pb.RevealHandRequest(record=page, sealed=token))
+    assert {s: list(getattr(revealed.hands, FIELD[s])) for s in truth} == truth
+    assert revealed.seed == seed and revealed.widow == (widow or "")
+    if discard is not None:
+        assert revealed.discard == discard
+    # The full record: the page's plus the revealed hands, a valid game record.
+    full = game_pb.GameRecord()
+    full.CopyFrom(page)
+    for s in truth:
+        del getattr(full.hands[-1].hands, FIELD[s])[:]
+        getattr(full.hands[-1].hands, FIELD[s]).extend(getattr(revealed.hands, FIELD[s]))
+    full.hands[-1].widow = revealed.widow
+    if full.hands[-1].HasField("contract"):
+        full.hands[-1].discard = revealed.discard
+    checked = call("CheckGame", hs.CheckGameRequest(record=full))
+    assert checked.progress == check.progress
+    game_json = read_game(_record_json(full)).to_json()
+    assert game_json["hands"][-1]["hands"] == truth
+    return {"page": page, "full": full, "token": token, "truth": truth, "widow": widow,
+            "discard": discard, "bot_discarded": bot_discarded, "took_widow": took_widow,
+            "check": checked}
+
+
+def _record_json(message: game_pb.GameRecord) -> dict:
+    from server.game_convert import record_to_json
+    return record_to_json(message)
+
+
+@pytest.fixture(params=["grpc", "connect"])
+def client(request, table_server, table_stub):
+    return Client(table_server, table_stub, request.param)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_42_hand_and_the_next(client, seed):
+    """A 42 hand at S with advice bots, then the next hand dealt after it."""
+    out = drive_hand(client, "42", 4, "S", seed, bot="advice")
+    page = out["page"]
+    assert page.hands[-1].HasField("contract") or not out["check"].hands[-1].HasField(
+        "contract")
+    # The next hand: the record with the revealed hand whole.
+    full = out["full"]
+    nxt = client("DealHand", table_pb.DealHandRequest(record=full, seat=pb.SEAT_SOUTH,
+                                                      seed=seed + 1))
+    assert len(nxt.hand) == 7
+    assert nxt.sealed != out["token"]
+
+
+@pytest.mark.parametrize("seed", [5, 8])
+def test_moon_four_players(client, seed):
+    drive_hand(client, "moon", 4, "W", seed)
+
+
+@pytest.mark.parametrize("person,seed", [("bid", 4), ("pass", 6), ("bid", 9), ("pass", 12)])
+def test_moon_three_players(client, person, seed):
+    out = drive_hand(client, "moon", 3, "E", seed, person=person)
+    if person == "bid":   # the person outbids the bots here, takes the widow, discards
+        assert out["took_widow"] and not out["bot_discarded"] and out["discard"]
+    if person == "pass":
+        assert out["bot_discarded"] and out["discard"]
+
+
+def test_check_game_legal_and_progress_without_token(table_stub):
+    """legal and progress for everyone, from the game layer: a whole played 42 hand."""
+    deal = Dealer("42").deal(seed=1)
+    hands = {"NESW"[s]: [T.name_of(t) for t in tiles] for s, tiles in deal.hands.items()}
+    record = {"game": "42", "first_shaker": "N",
+              "hands": [{"hands": hands, "auction": []}]}
+    answer = table_stub.CheckGame(hs.CheckGameRequest(record=record_from_json(record)),
+                                  timeout=TIMEOUT)
+    assert [c.bid for c in answer.legal.calls][:3] == [0, 30, 31]
+    assert all(c.seat == pb.SEAT_EAST for c in answer.legal.calls)
+    record["hands"][0]["auction"] = [{"seat": "E", "bid": 30}, {"seat": "S", "bid": "pass"},
+                                     {"seat": "W", "bid": "pass"}, {"seat": "N", "bid": "pass"}]
+    answer = table_stub.CheckGame(hs.CheckGameRequest(record=record_from_json(record)),
+                                  timeout=TIMEOUT)
+    assert pb.DECLARATION_FOLLOW_ME in answer.legal.declarations
+    assert pb.DECLARATION_SEVENS not in answer.legal.declarations
+    assert list(answer.legal.doubles) == [pb.DOUBLES_OPTION_HIGH, pb.DOUBLES_OPTION_LOW,
+                                          pb.DOUBLES_OPTION_SUIT]
+    record["hands"][0]["contract"] = {"declarer": "E", "trump": "sixes", "bid": 30}
+    game = read_game(record)
+    plays = []
+    while len(plays) < 28:
+        plays.append(game.legal_plays()[0])
+        record["hands"][0]["plays"] = plays
+        game = read_game(record)
+    answer = table_stub.CheckGame(hs.CheckGameRequest(record=record_from_json(record)),
+                                  timeout=TIMEOUT)
+    pos = game.hands[0].position
+    assert len(answer.progress.tricks) == 7 and answer.progress.over
+    for trick, (winner, played) in zip(answer.progress.tricks, pos.completed_tricks):
+        assert trick.winner == ENUM_OF_SEAT["NESW"[winner]]
+        assert list(trick.tiles) == [T.name_of(t) for _, t in played]
+        assert trick.taken_by == ("NS", "EW")[winner % 2]
+    assert sum(t.points for t in answer.progress.tricks) == 42
+    assert answer.progress.taken["EW"] == pos.points
+    assert answer.progress.made == answer.hands[0].made
+    assert not answer.HasField("legal") or not answer.legal.tiles
+
+
+# ------------------------------------------------------------------ refusals
+
+
+def _started(stub, seat=pb.SEAT_SOUTH, seed=21, first_shaker="N"):
+    record = record_from_json({"game": "42", "first_shaker": first_shaker})
+    dealt = stub.DealHand(table_pb.DealHandRequest(record=record, seat=seat, seed=seed),
+                          timeout=TIMEOUT)
+    page = game_pb.GameRecord()
+    page.CopyFrom(record)
+    hand = page.hands.add()
+    hand.hands.south.extend(dealt.hand)
+    hand.auction.add(seat=pb.SEAT_EAST, bid=30)
+    return page, dealt
+
+
+def _flip(token: str, at: int) -> str:
+    c = token[at]
+    return token[:at] + ("A" if c != "A" else "B") + token[at + 1:]
+
+
+def test_bad_tokens_are_refused(table_stub):
+    page, dealt = _started(table_stub)
+    check = lambda token: table_stub.CheckGame(
+        hs.CheckGameRequest(record=page, sealed=token), timeout=TIMEOUT)
+    check(dealt.sealed)
+    for bad in (_flip(dealt.sealed, len(dealt.sealed) // 2), _flip(dealt.sealed, 5),
+                dealt.sealed[:-4], "garbage", "é" * 10, "x" * 5000):
+        assert_invalid(lambda bad=bad: check(bad), "sealed", "SEALED_INVALID")
+    with pytest.raises(grpc.RpcError) as err:
+        check("garbage")
+    assert "start a new hand" in bad_request(err.value)[0][0][1]
+    # another key: a server without the key file
+    with ServerProcess("--workers", "1") as other, grpc.insecure_channel(other.address) as ch:
+        other_stub = service_grpc.HintServiceStub(ch)
+        _, foreign = _started(other_stub)
+        assert_invalid(lambda: check(foreign.sealed), "sealed", "SEALED_INVALID")
+        assert_invalid(lambda: other_stub.CheckGame(hs.CheckGameRequest(
+            record=page, sealed=dealt.sealed), timeout=TIMEOUT), "sealed", "SEALED_INVALID")
+
+
+def test_token_of_another_game_or_hand(table_stub, client):
+    out = drive_hand(client, "42", 4, "N", 31, compare=False)
+    full = out["full"]
+    # One more earlier hand: the token of the first hand with the second.
+    second = client("DealHand", table_pb.DealHandRequest(record=full, seat=pb.SEAT_NORTH,
+                                                         seed=32))
+    longer = game_pb.GameRecord()
+    longer.CopyFrom(full)
+    longer.hands.add()
+    call = lambda record, token: table_stub.CheckGame(
+        hs.CheckGameRequest(record=record, sealed=token), timeout=TIMEOUT)
+    call(longer, second.sealed)
+    assert_invalid(lambda: call(longer, out["token"]), "sealed", "SEALED_MISMATCH")
+    # One less: the second hand's token on the first hand.
+    assert_invalid(lambda: call(out["page"], second.sealed), "sealed", "SEALED_MISMATCH")
+    # Another game: another first shaker, or an earlier hand changed.
+    _, dealt = _started(table_stub, first_shaker="E")
+    other, _ = _started(table_stub, first_shaker="N")
+    assert_invalid(lambda: call(other, dealt.sealed), "sealed", "SEALED_MISMATCH")
+    changed = game_pb.GameRecord()
+    changed.CopyFrom(longer)
+    changed.id = "renamed"   # free data: still the same game
+    call(changed, second.sealed)
+    changed.rules.all_pass = game_pb.ALL_PASS_RULE_FORCED
+    assert_invalid(lambda: call(changed, second.sealed), "sealed", "SEALED_MISMATCH")
+    moon = record_from_json({"game": "moon", "first_shaker": "N"})
+    moon.hands.add()
+    assert_invalid(lambda: call(moon, dealt.sealed), "sealed", "SEALED_MISMATCH")
+
+
+def test_tiles_that_disagree_with_the_token(table_stub):
+    page, dealt = _started(table_stub)
+    truth = Dealer("42").deal(seed=21).hands
+    call = lambda record: table_stub.CheckGame(
+        hs.CheckGameRequest(record=record, sealed=dealt.sealed), timeout=TIMEOUT)
+    empty = game_pb.GameRecord()
+    empty.CopyFrom(page)
+    empty.hands[0].ClearField("hands")
+    call(empty)   # the person's tiles may be left out
+    wrong = game_pb.GameRecord()
+    wrong.CopyFrom(page)
+    del wrong.hands[0].hands.south[0]
+    wrong.hands[0].hands.south.append(T.name_of(truth[1][0]))
+    assert_invalid(lambda: call(wrong), "record.hands[0].hands.south", "SEALED_HAND_MISMATCH")
+    other = game_pb.GameRecord()
+    other.CopyFrom(page)
+    other.hands[0].hands.east.extend(T.name_of(t) for t in truth[1])
+    assert_invalid(lambda: call(other), "record.hands[0].hands.east", "HIDDEN_HAND_GIVEN")
+    # A wrong play by a bot's seat: refused without naming the bot's tiles.
+    playing = game_pb.GameRecord()
+    playing.CopyFrom(page)
+    h = playing.hands[0]
+    h.auction.extend([game_pb.GameCall(seat=s) for s in (pb.SEAT_SOUTH, pb.SEAT_WEST,
+                                                        pb.SEAT_NORTH)])
+    h.contract.CopyFrom(pb.Contract(declarer=pb.SEAT_EAST, declaration=pb.DECLARATION_SIXES,
+                                    bid=30))
+    east = [T.name_of(t) for t in truth[1]]
+    not_east = next(T.name_of(t) for t in truth[0])
+    h.plays.append(not_east)
+    with pytest.raises(grpc.RpcError) as err:
+        call(playing)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    violation = bad_request(err.value)[0][0]
+    assert violation[0] == "record.hands[0].plays[0]"
+    assert not set(_QUOTED_TILE.findall(json.dumps(violation[1]))) & set(east)
+    assert not any(t in violation[1] for t in east)
+
+
+def test_reveal_and_widow_refused_at_the_wrong_time(table_stub):
+    page, dealt = _started(table_stub)
+    with pytest.raises(grpc.RpcError) as err:
+        table_stub.RevealHand(table_pb.RevealHandRequest(record=page, sealed=dealt.sealed),
+                              timeout=TIMEOUT)
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "not over" in err.value.details()
+    with pytest.raises(grpc.RpcError) as err:
+        table_stub.TakeWidow(table_pb.TakeWidowRequest(record=page, sealed=dealt.sealed),
+                             timeout=TIMEOUT)
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    # Three-player Moon: E bids 7, S and N pass; the person at S may not take the widow.
+    record = record_from_json({"game": "moon", "first_shaker": "N"})
+    dealt = table_stub.DealHand(table_pb.DealHandRequest(record=record, seat=pb.SEAT_SOUTH,
+                                                         seed=2), timeout=TIMEOUT)
+    hand = record.hands.add()
+    hand.auction.add(seat=pb.SEAT_EAST, bid=7)
+    take = lambda: table_stub.TakeWidow(
+        table_pb.TakeWidowRequest(record=record, sealed=dealt.sealed), timeout=TIMEOUT)
+    with pytest.raises(grpc.RpcError) as err:
+        take()
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "auction is not over" in err.value.details()
+    hand.auction.extend([game_pb.GameCall(seat=pb.SEAT_SOUTH), game_pb.GameCall(seat=pb.SEAT_NORTH)])
+    with pytest.raises(grpc.RpcError) as err:
+        take()
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "E won the auction" in err.value.details()
+    # The page may not pass a widow or discard it was never shown.
+    widow = Dealer("moon", 3).deal(seed=2).widow
+    hand.widow = T.name_of(widow)
+    assert_invalid(lambda: table_stub.CheckGame(hs.CheckGameRequest(
+        record=record, sealed=dealt.sealed), timeout=TIMEOUT), "record.hands[0].widow",
+        "HIDDEN_TILE_GIVEN")
+    hand.widow = ""
+    hand.contract.CopyFrom(pb.Contract(declarer=pb.SEAT_EAST, declaration=pb.DECLARATION_SIXES,
+                                       bid=7))
+    hand.discard = T.name_of(widow)
+    assert_invalid(lambda: table_stub.CheckGame(hs.CheckGameRequest(
+        record=record, sealed=dealt.sealed), timeout=TIMEOUT), "record.hands[0].discard",
+        "HIDDEN_TILE_GIVEN")
+    # The cheat bot does not play the person's own seat (it sees the sealed hands).
+    page, dealt = _started(table_stub)
+    assert_invalid(lambda: table_stub.NextAction(hs.NextActionRequest(
+        record=page, sealed=dealt.sealed, seat=pb.SEAT_SOUTH, bot="cheat"), timeout=TIMEOUT),
+        "bot", "INVALID_VALUE")
+
+
+def test_table_key_file_shared_by_two_servers(table_stub, key_file):
+    """Servers with the same key file accept each other's tokens; the file is 0600; the
+    key in T42_TABLE_KEY works too; a server with another key refuses them."""
+    assert stat.S_IMODE(os.stat(key_file).st_mode) == 0o600
+    page, dealt = _started(table_stub)
+    request = hs.CheckGameRequest(record=page, sealed=dealt.sealed)
+    with open(key_file, encoding="ascii") as f:
+        key = f.read().strip()
+    for args, env in ((("--table-key", key_file), None), ((), {"T42_TABLE_KEY": key}),
+                      ((), None)):
+        with ServerProcess("--workers", "1", *args, env=env) as other, \
+                grpc.insecure_channel(other.address) as ch:
+            other_stub = service_grpc.HintServiceStub(ch)
+            if args or env:
+                answer = other_stub.CheckGame(request, timeout=TIMEOUT)
+                assert answer.next.seat == pb.SEAT_SOUTH and answer.HasField("legal")
+                their_page, theirs = _started(other_stub, seed=40)
+                truth = Dealer("42").deal(seed=40).hands[2]
+                assert list(theirs.hand) == [T.name_of(t) for t in truth]
+                table_stub.CheckGame(hs.CheckGameRequest(record=their_page, sealed=theirs.sealed),
+                                     timeout=TIMEOUT)
+            else:
+                assert_invalid(lambda stub=other_stub: stub.CheckGame(request, timeout=TIMEOUT),
+                               "sealed", "SEALED_INVALID")
+
+
+def test_new_key_file_is_created(tmp_path):
+    path = tmp_path / "new.key"
+    with ServerProcess("--workers", "1", "--table-key", str(path)):
+        pass
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert len(path.read_text().strip()) == 44
