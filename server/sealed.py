@@ -3,7 +3,8 @@
 
 A token is Fernet (AES-128-CBC + HMAC-SHA256, with its time of issue) over JSON: the
 deal (every hand, the three-player Moon widow), its seed, the person's seat, the hand's
-index in the game, a bot's discard once made, and the SHA-256 of the canonical JSON of
+index in the game, the bots' actions so far (calls, declaration, a discard, plays), and
+the SHA-256 of the canonical JSON of
 the game's header and earlier hands, so that a token opens for that game and that hand
 only. Tokens live `TTL` seconds.
 

@@ -255,10 +255,6 @@ class HintServicer(service_grpc.HintServiceServicer):
 
         from . import game_convert, table_convert
 
-        def response_tile(found) -> str:
-            from solver.game.tiles import name_of
-            return name_of(found["answer"])
-
         async def body(token: CancelToken):
             # The bot's options are checked here (a bad one is refused at once, without
             # waiting for a worker); the record and the turn on the worker.
@@ -287,9 +283,10 @@ class HintServicer(service_grpc.HintServiceServicer):
                 response = game_convert.next_action_to_proto(found)
                 if sealed is not None:
                     response.ClearField("figures")  # a bot's figures come from its hand
-                    if found["action"] == "discard" and found["seat"] != sealed.seat:
-                        response.tile = ""   # a bot's discard is sealed, not shown
-                        response.sealed = sealed.seal(self.sealer, discard=response_tile(found))
+                    if found["seat"] != sealed.seat:  # a bot's action: the token records it
+                        response.sealed = sealed.seal_bot_action(self.sealer, found)
+                        if found["action"] == "discard":
+                            response.tile = ""   # a bot's discard is sealed, not shown
                 return response
 
             return await self._run(work, token)

@@ -4,8 +4,11 @@ token, and the table's answers (legal actions, the hand's progress, the revealed
 The client's record of the sealed hand (its last) holds what its person may see: the
 auction, the contract and the plays, the person's tiles (or none), and a three-player
 Moon widow or discard only when the person is the declarer. `open_sealed` checks the
-token against the game and hand, puts the sealed deal (and a bot's discard) in, and
-reads the record as strictly as CheckGame does; an error that would name a tile the
+token against the game and hand, checks that the bots' calls, declaration and plays in
+the record are exactly those the token records (NextAction's answers: a guessed tile or
+call of a bot's is refused alike whatever the bot holds, so that the server cannot be
+used to try guesses out), puts the sealed deal (and a bot's discard) in, and reads the
+record as strictly as CheckGame does; an error that would name a tile the
 person has not seen is given without it. The game logic is `solver.game`'s
 (`GameRecord`, `solver.game.progress`); this module converts.
 """
@@ -104,6 +107,7 @@ class SealedHand:
     content: dict[str, Any]
     game: GameRecord
     seat: str  # the person's seat
+    given: dict[str, Any]  # the client's JSON of the sealed hand
 
     @property
     def hand(self):
@@ -116,6 +120,26 @@ class SealedHand:
 
     def seal(self, sealer: Sealer, **more: Any) -> str:
         return sealer.seal({k: v for k, v in {**self.content, **more}.items() if k != "v"})
+
+    def seal_bot_action(self, sealer: Sealer, found: Mapping[str, Any]) -> str:
+        """A new token that records a bot's action (`next_action_figures`'s answer): the
+        record must then hold it as given, and holds no bot action the server did not
+        give (so that no guessed tile or call of a bot's can be tried on the server)."""
+        action, answer, seat = found["action"], found["answer"], found["seat"]
+        more: dict[str, Any] = {}
+        if action == "call":
+            auction = self.given.get("auction") or []
+            more["calls"] = self.content.get("calls", []) + [
+                [len(auction), {"seat": seat, "bid": answer}]]
+        elif action == "play":
+            plays = self.given.get("plays") or []
+            more["plays"] = self.content.get("plays", []) + [[len(plays), T.name_of(answer)]]
+        else:
+            declaration = answer if action == "declare" else found["declaration"]
+            more["declaration"] = [declaration.trump, declaration.doubles]
+            if action == "discard":
+                more["discard"] = T.name_of(answer)
+        return self.seal(sealer, **more)
 
 
 def open_sealed(sealer: Sealer, record: game_pb.GameRecord, token: str) -> SealedHand:
@@ -150,6 +174,7 @@ def open_sealed(sealer: Sealer, record: game_pb.GameRecord, token: str) -> Seale
                                      or contract.get("declarer") != person):  # type: ignore[union-attr]
         raise PositionError(f"{where}.contract.discard", "leave it empty: a bot's discard is "
                             "the server's (in the token)", "HIDDEN_TILE_GIVEN")
+    _check_bot_actions(given, content, where)
     filled = copy.deepcopy(data)
     hand = filled["hands"][k]
     hand["hands"] = copy.deepcopy(content["hands"])
@@ -163,13 +188,60 @@ def open_sealed(sealer: Sealer, record: game_pb.GameRecord, token: str) -> Seale
         game = _read(filled)
     except PositionError as exc:
         raise _scrubbed(exc, content, given) from None
-    sealed = SealedHand(content, game, person)
+    sealed = SealedHand(content, game, person, given)
+    names = sealed.hand.auction.declarer_names_trump if sealed.hand.auction.is_over else None
+    if sealed.hand.contract is not None and names is not None and SEATS[names] != person:
+        c = sealed.hand.contract
+        if content.get("declaration") != [c.declaration.name, c.doubles]:
+            raise PositionError(f"{where}.contract.declaration", f"not the declaration of the "
+                                f"bot at {SEATS[names]}: declare what NextAction answers",
+                                "NOT_THE_BOTS_ACTION")
     if page_widow is not None and (not sealed.person_declares
                                    or T.parse_tile(page_widow, f"{where}.widow")
                                    != T.parse_tile(content["widow"], "widow")):
         raise PositionError(f"{where}.widow", "leave it empty: the server puts in the sealed "
                             "widow", "HIDDEN_TILE_GIVEN")
     return sealed
+
+
+def _check_bot_actions(given: Mapping[str, Any], content: Mapping[str, Any],
+                       where: str) -> None:
+    """The client's record holds exactly the bots' calls and plays the token records
+    (NextAction's answers), before anything is read with the sealed deal: a call or a
+    tile of a bot's that the server did not give is refused alike whatever the bot
+    holds, so that the record cannot be used to try out guesses."""
+    person = content["seat"]
+    calls = {i: call for i, call in content.get("calls", [])}
+    auction = given.get("auction") or []
+    for i, call in enumerate(auction):
+        seat = call.get("seat") if isinstance(call, dict) else None
+        bots = i in calls or (seat is not None and seat != person)
+        if bots and call != calls.get(i):
+            raise PositionError(f"{where}.auction[{i}]", "not a call the server gave the bot: "
+                                "call what NextAction answers", "NOT_THE_BOTS_ACTION")
+    if any(i >= len(auction) for i in calls):
+        raise PositionError(f"{where}.auction", "the bots' calls the token records are "
+                            "missing: add each NextAction answer", "NOT_THE_BOTS_ACTION")
+    owner = {t: s for s, tiles in content["hands"].items() for t in tiles}
+    contract = given.get("contract")
+    if content.get("widow"):
+        owner[content["widow"]] = contract.get("declarer") if isinstance(contract, dict) \
+            else None
+    logged = {i: tile for i, tile in content.get("plays", [])}
+    plays = given.get("plays") or []
+    for i, tile in enumerate(plays):
+        try:
+            name = T.name_of(T.parse_tile(tile, f"{where}.plays[{i}]"))
+        except PositionError:
+            name = None
+        bots = i in logged or owner.get(name) != person  # type: ignore[arg-type]
+        if bots and name != logged.get(i):
+            raise PositionError(f"{where}.plays[{i}]", "not a play the server gave a bot (nor a "
+                                "tile of the person's): play what NextAction answers",
+                                "NOT_THE_BOTS_ACTION")
+    if any(i >= len(plays) for i in logged):
+        raise PositionError(f"{where}.plays", "the bots' plays the token records are "
+                            "missing: add each NextAction answer", "NOT_THE_BOTS_ACTION")
 
 
 def _scrubbed(exc: PositionError, content: Mapping[str, Any],

@@ -199,11 +199,14 @@ def drive_hand(call: Client, game: str, players: int, seat: str, seed: int, *,
             expected = hs.NextActionResponse()
             expected.CopyFrom(open_answer)
             expected.ClearField("figures")
+            expected.sealed = answer.sealed
             if answer.action == game_pb.GAME_ACTION_DISCARD:
                 discard = open_answer.tile
                 expected.tile = ""
-                expected.sealed = answer.sealed
             assert answer == expected
+        # Every bot action comes with a new token that records it.
+        assert answer.sealed and answer.sealed != token
+        token = answer.sealed
         after = played | ({answer.tile} if answer.tile else set())
         assert_no_leak(answer, unseen - after - ({widow} if took_widow else set()))
         if answer.action == game_pb.GAME_ACTION_CALL:
@@ -211,8 +214,8 @@ def drive_hand(call: Client, game: str, players: int, seat: str, seed: int, *,
         elif answer.action == game_pb.GAME_ACTION_DECLARE:
             hand.contract.CopyFrom(_contract(hand.auction, answer.declaration, answer.doubles))
         elif answer.action == game_pb.GAME_ACTION_DISCARD:
-            assert not answer.tile and answer.sealed and answer.sealed != token
-            token, bot_discarded = answer.sealed, True
+            assert not answer.tile
+            bot_discarded = True
             hand.contract.CopyFrom(_contract(hand.auction, answer.declaration, answer.doubles))
         else:
             hand.plays.append(answer.tile)
@@ -327,8 +330,13 @@ def _started(stub, seat=pb.SEAT_SOUTH, seed=21, first_shaker="N"):
     page = game_pb.GameRecord()
     page.CopyFrom(record)
     hand = page.hands.add()
-    hand.hands.south.extend(dealt.hand)
-    hand.auction.add(seat=pb.SEAT_EAST, bid=30)
+    getattr(hand.hands, FIELD[SEAT_OF_ENUM[seat]]).extend(dealt.hand)
+    if first_shaker == "N":   # E calls first: the bot's call, as NextAction gives it
+        bot = stub.NextAction(hs.NextActionRequest(record=page, seat=pb.SEAT_EAST, bot="rule",
+                                                   seed=seed, sealed=dealt.sealed),
+                              timeout=TIMEOUT)
+        hand.auction.append(bot.call)
+        dealt = table_pb.DealHandResponse(sealed=bot.sealed, hand=dealt.hand)
     return page, dealt
 
 
@@ -405,24 +413,6 @@ def test_tiles_that_disagree_with_the_token(table_stub):
     other.CopyFrom(page)
     other.hands[0].hands.east.extend(T.name_of(t) for t in truth[1])
     assert_invalid(lambda: call(other), "record.hands[0].hands.east", "HIDDEN_HAND_GIVEN")
-    # A wrong play by a bot's seat: refused without naming the bot's tiles.
-    playing = game_pb.GameRecord()
-    playing.CopyFrom(page)
-    h = playing.hands[0]
-    h.auction.extend([game_pb.GameCall(seat=s) for s in (pb.SEAT_SOUTH, pb.SEAT_WEST,
-                                                        pb.SEAT_NORTH)])
-    h.contract.CopyFrom(pb.Contract(declarer=pb.SEAT_EAST, declaration=pb.DECLARATION_SIXES,
-                                    bid=30))
-    east = [T.name_of(t) for t in truth[1]]
-    not_east = next(T.name_of(t) for t in truth[0])
-    h.plays.append(not_east)
-    with pytest.raises(grpc.RpcError) as err:
-        call(playing)
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    violation = bad_request(err.value)[0][0]
-    assert violation[0] == "record.hands[0].plays[0]"
-    assert not set(_QUOTED_TILE.findall(json.dumps(violation[1]))) & set(east)
-    assert not any(t in violation[1] for t in east)
 
 
 def test_reveal_and_widow_refused_at_the_wrong_time(table_stub):
@@ -436,23 +426,38 @@ def test_reveal_and_widow_refused_at_the_wrong_time(table_stub):
         table_stub.TakeWidow(table_pb.TakeWidowRequest(record=page, sealed=dealt.sealed),
                              timeout=TIMEOUT)
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    # Three-player Moon: E bids 7, S and N pass; the person at S may not take the widow.
+    # Three-player Moon, the person at S passes: a bot wins, the person may not take the
+    # widow.
     record = record_from_json({"game": "moon", "first_shaker": "N"})
     dealt = table_stub.DealHand(table_pb.DealHandRequest(record=record, seat=pb.SEAT_SOUTH,
                                                          seed=2), timeout=TIMEOUT)
     hand = record.hands.add()
-    hand.auction.add(seat=pb.SEAT_EAST, bid=7)
+    token = dealt.sealed
+
+    def bot_call(seat):
+        nonlocal token
+        got = table_stub.NextAction(hs.NextActionRequest(record=record, seat=seat, bot="rule",
+                                                         seed=2, sealed=token),
+                                    timeout=TIMEOUT)
+        hand.auction.append(got.call)
+        token = got.sealed
+
     take = lambda: table_stub.TakeWidow(
-        table_pb.TakeWidowRequest(record=record, sealed=dealt.sealed), timeout=TIMEOUT)
+        table_pb.TakeWidowRequest(record=record, sealed=token), timeout=TIMEOUT)
+    bot_call(pb.SEAT_EAST)
     with pytest.raises(grpc.RpcError) as err:
         take()
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert "auction is not over" in err.value.details()
-    hand.auction.extend([game_pb.GameCall(seat=pb.SEAT_SOUTH), game_pb.GameCall(seat=pb.SEAT_NORTH)])
+    hand.auction.append(game_pb.GameCall(seat=pb.SEAT_SOUTH))
+    bot_call(pb.SEAT_NORTH)
+    winner = _winning_call(hand.auction).seat
+    assert winner != pb.SEAT_SOUTH
     with pytest.raises(grpc.RpcError) as err:
         take()
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert "E won the auction" in err.value.details()
+    assert f"{SEAT_OF_ENUM[winner]} won the auction" in err.value.details()
+    dealt = table_pb.DealHandResponse(sealed=token, hand=dealt.hand)
     # The page may not pass a widow or discard it was never shown.
     widow = Dealer("moon", 3).deal(seed=2).widow
     hand.widow = T.name_of(widow)
@@ -460,8 +465,7 @@ def test_reveal_and_widow_refused_at_the_wrong_time(table_stub):
         record=record, sealed=dealt.sealed), timeout=TIMEOUT), "record.hands[0].widow",
         "HIDDEN_TILE_GIVEN")
     hand.widow = ""
-    hand.contract.CopyFrom(pb.Contract(declarer=pb.SEAT_EAST, declaration=pb.DECLARATION_SIXES,
-                                       bid=7))
+    hand.contract.CopyFrom(_contract(hand.auction, pb.DECLARATION_SIXES, 0))
     hand.discard = T.name_of(widow)
     assert_invalid(lambda: table_stub.CheckGame(hs.CheckGameRequest(
         record=record, sealed=dealt.sealed), timeout=TIMEOUT), "record.hands[0].discard",
@@ -505,3 +509,86 @@ def test_new_key_file_is_created(tmp_path):
         pass
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert len(path.read_text().strip()) == 44
+
+
+def test_a_bot_action_the_server_did_not_give_is_refused(table_stub):
+    """The record cannot try out guesses of a bot's tiles or calls: a play, call or
+    declaration of a bot's seat that NextAction did not answer is refused alike, whether
+    the bot holds the tile or not."""
+    record = record_from_json({"game": "42", "first_shaker": "W"})
+    dealt = table_stub.DealHand(table_pb.DealHandRequest(record=record, seat=pb.SEAT_SOUTH,
+                                                         seed=50), timeout=TIMEOUT)
+    truth = Dealer("42").deal(seed=50).hands
+    hand = record.hands.add()
+    token = dealt.sealed
+    check = lambda token: table_stub.CheckGame(
+        hs.CheckGameRequest(record=record, sealed=token), timeout=TIMEOUT)
+    # N calls first: a forged plunge (or a pass) for N is refused the same way.
+    for forged in (game_pb.GameCall(seat=pb.SEAT_NORTH, kind=pb.CONTRACT_KIND_PLUNGE),
+                   game_pb.GameCall(seat=pb.SEAT_NORTH)):
+        hand.auction.append(forged)
+        assert_invalid(lambda: check(token), "record.hands[0].auction[0]",
+                       "NOT_THE_BOTS_ACTION")
+        del hand.auction[:]
+    answer = table_stub.NextAction(hs.NextActionRequest(record=record, seat=pb.SEAT_NORTH,
+                                                        bot="rule", seed=1, sealed=token),
+                                   timeout=TIMEOUT)
+    assert answer.sealed and answer.sealed != token
+    hand.auction.append(answer.call)
+    assert_invalid(lambda: check(token), "record.hands[0].auction[0]", "NOT_THE_BOTS_ACTION")
+    token = answer.sealed
+    check(token)
+    # The token's call may not be dropped either.
+    del hand.auction[:]
+    assert_invalid(lambda: check(token), "record.hands[0].auction", "NOT_THE_BOTS_ACTION")
+    hand.auction.append(answer.call)
+    # Play the hand to the first bot play, then forge it: a tile the bot holds and one it
+    # does not are refused alike.
+    def act(seat):
+        nonlocal token
+        got = table_stub.NextAction(hs.NextActionRequest(record=record, seat=seat, bot="rule",
+                                                         seed=1, sealed=token),
+                                    timeout=TIMEOUT)
+        token = got.sealed or token
+        return got
+    while True:
+        state = check(token)
+        if state.next.action == game_pb.GAME_ACTION_PLAY and state.next.seat != pb.SEAT_SOUTH:
+            break
+        if state.next.seat == pb.SEAT_SOUTH:
+            if state.next.action == game_pb.GAME_ACTION_CALL:
+                hand.auction.append(state.legal.calls[0])
+            elif state.next.action == game_pb.GAME_ACTION_DECLARE:
+                hand.contract.CopyFrom(_contract(hand.auction, state.legal.declarations[0], 0))
+            else:
+                hand.plays.append(state.legal.tiles[0])
+            continue
+        got = act(state.next.seat)
+        if got.action == game_pb.GAME_ACTION_CALL:
+            hand.auction.append(got.call)
+        elif got.action == game_pb.GAME_ACTION_DECLARE:
+            hand.contract.CopyFrom(_contract(hand.auction, got.declaration, got.doubles))
+    bot = "NESW"[state.next.seat - pb.SEAT_NORTH]
+    index = len(hand.plays)
+    held = T.name_of(truth["NESW".index(bot)][0])
+    other = next(T.name_of(t) for s, tiles in truth.items() if s not in ("NESW".index(bot), 2)
+                 for t in tiles)
+    for forged in (held, other):
+        hand.plays.append(forged)
+        with pytest.raises(grpc.RpcError) as err:
+            check(token)
+        violations, code = bad_request(err.value)
+        assert (violations[0][0], code) == (f"record.hands[0].plays[{index}]",
+                                             "NOT_THE_BOTS_ACTION")
+        assert forged not in violations[0][1]
+        del hand.plays[-1]
+    if hand.HasField("contract") and hand.contract.declarer != pb.SEAT_SOUTH and \
+            hand.contract.kind in (0, pb.CONTRACT_KIND_STANDARD):
+        changed = game_pb.GameRecord()
+        changed.CopyFrom(record)
+        decl = changed.hands[0].contract.declaration
+        changed.hands[0].contract.declaration = pb.DECLARATION_BLANKS \
+            if decl != pb.DECLARATION_BLANKS else pb.DECLARATION_ONES
+        assert_invalid(lambda: table_stub.CheckGame(hs.CheckGameRequest(
+            record=changed, sealed=token), timeout=TIMEOUT),
+            "record.hands[0].contract.declaration", "NOT_THE_BOTS_ACTION")
