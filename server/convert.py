@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from solver import MakeOrSetResult, PositionError, SolveResult
+from solver import SEATS, MakeOrSetResult, Position, PositionError, SolveResult
 from solver.game.rules import parse_declaration
 from solver.search.analysis import HandAnalysis
 from solver.search.table import MARK_DECLARATIONS, POINT_DECLARATIONS, DealTable, SeatBest
@@ -169,8 +169,9 @@ def _proto_hand_path(json_field: str) -> str:
     return f"hands.{HAND_FIELD[match.group(1)]}{match.group(2)}" if match else json_field
 
 
-def solution_to_proto(result: SolveResult) -> pb.Solution:
-    """A solver `SolveResult` as a proto `Solution` (moves best first)."""
+def solution_to_proto(result: SolveResult, position: Position | None = None) -> pb.Solution:
+    """A solver `SolveResult` as a proto `Solution` (moves best first), with the takers of
+    the ``position``'s completed tricks when it is given."""
     return pb.Solution(
         value=result.value,
         makes=result.makes,
@@ -178,6 +179,8 @@ def solution_to_proto(result: SolveResult) -> pb.Solution:
         moves=[pb.MoveValue(tile=tile, value=value) for tile, value in result.moves.items()],
         line=result.line,
         nodes=result.nodes,
+        trick_winners=[ENUM_OF_SEAT[SEATS[winner]]
+                       for winner, _ in (position.completed_tricks if position else ())],
     )
 
 

@@ -99,7 +99,7 @@ class HintServicer(service_grpc.HintServiceServicer):
         def work(position: Position, token: CancelToken) -> pb.Solution:
             # threads=1: the pool's workers are the service's parallelism.
             return convert.solution_to_proto(solve(position, best_only=best_only, token=token,
-                                                   threads=1))
+                                                   threads=1), position)
 
         solution = await self._solve_call(
             context, lambda token: self._run_on_position(request.position, work, token))
@@ -135,7 +135,8 @@ class HintServicer(service_grpc.HintServiceServicer):
                 return service_pb.PositionResult(
                     error=convert.position_error_to_proto(exc, f"positions[{index}]"))
             result = solve(position, best_only=best_only, token=token, threads=1)
-            return service_pb.PositionResult(solution=convert.solution_to_proto(result))
+            return service_pb.PositionResult(solution=convert.solution_to_proto(result,
+                                                                                position))
 
         async def batch(token: CancelToken) -> list[service_pb.PositionResult]:
             results: list[Optional[service_pb.PositionResult]] = [None] * count

@@ -72,6 +72,30 @@ def test_solve_position_of_a_finished_hand(stub):
     assert (s.value, s.to_move, list(s.moves), list(s.line)) == (31, pb.SEAT_UNSPECIFIED, [], [])
 
 
+def test_the_solution_names_the_taker_of_every_trick(stub):
+    # A trick's taker leads the next one; the last trick's taker is the one no lead names.
+    from solver import Position
+    line = stub.SolvePosition(service_pb.SolvePositionRequest(position=deal_position()),
+                              timeout=TIMEOUT).solution.line
+    owner = {t: seat for seat, tiles in DEAL["hands"].items() for t in tiles}
+    enum = {"N": pb.SEAT_NORTH, "E": pb.SEAT_EAST, "S": pb.SEAT_SOUTH, "W": pb.SEAT_WEST}
+    for played in (0, 3, 4, 9, 27, 28):
+        position = deal_position()
+        position.plays.extend(line[:played])
+        takers = list(stub.SolvePosition(service_pb.SolvePositionRequest(position=position),
+                                         timeout=TIMEOUT).solution.trick_winners)
+        assert len(takers) == played // 4
+        assert takers[:6] == [enum[owner[line[4 * (k + 1)]]] for k in range(min(6, played // 4))]
+        if played == 28:
+            data = copy.deepcopy(DEAL)
+            data["plays"] = list(line)
+            last = Position(data).completed_tricks[-1][0]
+            assert takers[6] == enum["NESW"[last]]
+            batch = stub.SolvePositions(service_pb.SolvePositionsRequest(positions=[position]),
+                                        timeout=TIMEOUT)
+            assert list(batch.results[0].solution.trick_winners) == takers
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_every_check_position(stub, case):
     response = stub.SolvePosition(service_pb.SolvePositionRequest(

@@ -107,67 +107,15 @@
   function tricks(step) {
     const size = activeSeats().length;
     const out = [];
+    // The service names the taker of every trick completed at the current step.
+    const takers = (state.solution?.trickWinners || []).map((s) => SEAT_OF_ENUM[s]);
     for (let i = 0; i < step; i += size) {
       const plays = state.plays.slice(i, Math.min(i + size, step))
         .map((tile) => ({ tile, seat: ownerOf(tile) }));
-      let winner = null;
-      if (plays.length === size) {
-        // The winner leads the next trick; at the current step the service says who moves.
-        const next = i + size;
-        if (next < state.plays.length) winner = ownerOf(state.plays[next]);
-        else if (next === step && state.solution?.toMove) winner = SEAT_OF_ENUM[state.solution.toMove];
-        // The hand's last trick: nobody leads after it, so the page names its taker.
-        else if (next === step && next >= size * 7) winner = plays[trickWinner(plays.map((p) => p.tile))].seat;
-      }
-      out.push({ plays, winner });
+      out.push({ plays, winner: plays.length === size ? takers[i / size] || null : null });
     }
     return out;
   }
-
-  /**
-   * Index of the tile that takes a complete trick (tiles in play order): the one rule the
-   * page keeps, for the hand's last trick, whose taker no later play or `toMove` names.
-   * The same tables as solver/game/rules.py (winner_index): the highest power wins, the
-   * first played between equals (sevens).
-   */
-  function trickWinner(tiles) {
-    const c = state.doc.contract || {};
-    const ends = (t) => t.split("-").map(Number);
-    const pipOf = { blanks: 0, ones: 1, deuces: 2, treys: 3, fours: 4, fives: 5, sixes: 6 };
-    let power;
-    if (c.trump === "sevens") {
-      power = (t) => 8 - Math.abs(ends(t)[0] + ends(t)[1] - 7);
-    } else {
-      const doublesTrump = c.trump === "doubles";
-      const trumpPip = pipOf[c.trump];
-      const doubles = c.doubles || "high";
-      const ownSuit = doubles === "suit" && !doublesTrump;
-      const isTrump = (t) => {
-        const [high, low] = ends(t);
-        return doublesTrump ? high === low : trumpPip !== undefined && (high === trumpPip || low === trumpPip);
-      };
-      const [leadHigh, leadLow] = ends(tiles[0]);
-      const led = isTrump(tiles[0]) ? "trump" : ownSuit && leadHigh === leadLow ? "doubles" : leadHigh;
-      power = (t) => {
-        const [high, low] = ends(t);
-        if (isTrump(t)) {
-          if (doublesTrump) return 100 + high;
-          return 100 + (high === low ? 7 : high === trumpPip ? low : high);
-        }
-        if (led === "trump") return 0;
-        if (led === "doubles") return high === low ? 1 + high : 0;
-        if (ownSuit && high === low) return 0;
-        if (high !== led && low !== led) return 0;
-        if (high === low) return doubles === "low" ? 1 : 9;
-        return 2 + (high === led ? low : high);
-      };
-    }
-    let best = 0;
-    tiles.forEach((t, i) => { if (power(t) > power(tiles[best])) best = i; });
-    return best;
-  }
-
-  // ----------------------------------------------------------- drawing
 
   function dominoSvg(tile, { horizontal = false, size = 32, label = true } = {}) {
     const [high, low] = tile.split("-").map(Number);
