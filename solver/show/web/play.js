@@ -1,0 +1,1227 @@
+// A game of Texas 42 or Moon against bots, played in the browser. The page holds the
+// game as far as its player may see it: the record of the finished hands (every hand
+// revealed), and of the hand in play the player's own tiles, the calls, the contract and
+// the plays. The other hands stay on the server, sealed in a token that the page passes
+// back with each request and cannot read. Every rule (whose turn, what is legal, who won
+// a trick, the score) and every figure comes from texas42.v1.HintService over Connect
+// JSON; the page only draws and asks.
+"use strict";
+
+(() => {
+  const SERVICE = "/texas42.v1.HintService/";
+  const SEATS = ["N", "E", "S", "W"];
+  const SEAT_WORD = { N: "North", E: "East", S: "South", W: "West" };
+  const HAND_FIELD = { N: "north", E: "east", S: "south", W: "west" };
+  const SEAT_ENUM = { N: "SEAT_NORTH", E: "SEAT_EAST", S: "SEAT_SOUTH", W: "SEAT_WEST" };
+  const SEAT_OF_ENUM = Object.fromEntries(Object.entries(SEAT_ENUM).map(([k, v]) => [v, k]));
+  const SEAT_OF_FIELD = Object.fromEntries(Object.entries(HAND_FIELD).map(([k, v]) => [v, k]));
+  const TRUMPS = ["blanks", "ones", "deuces", "treys", "fours", "fives", "sixes", "doubles",
+    "follow-me", "nello", "sevens"];
+  const TRUMP_ENUM = Object.fromEntries(TRUMPS.map((t) =>
+    [t, "DECLARATION_" + t.toUpperCase().replace("-", "_")]));
+  const TRUMP_OF_ENUM = Object.fromEntries(Object.entries(TRUMP_ENUM).map(([k, v]) => [v, k]));
+  const DOUBLES_ENUM = { high: "DOUBLES_OPTION_HIGH", low: "DOUBLES_OPTION_LOW", suit: "DOUBLES_OPTION_SUIT" };
+  const DOUBLES_OF_ENUM = Object.fromEntries(Object.entries(DOUBLES_ENUM).map(([k, v]) => [v, k]));
+  const KIND_ENUM = { standard: "CONTRACT_KIND_STANDARD", plunge: "CONTRACT_KIND_PLUNGE", splash: "CONTRACT_KIND_SPLASH" };
+  const KIND_OF_ENUM = Object.fromEntries(Object.entries(KIND_ENUM).map(([k, v]) => [v, k]));
+  const ACTION_OF_ENUM = {
+    GAME_ACTION_CALL: "call", GAME_ACTION_DECLARE: "declare", GAME_ACTION_DISCARD: "discard",
+    GAME_ACTION_PLAY: "play",
+  };
+  const PIPS = [
+    [], [[1, 1]], [[0, 0], [2, 2]], [[0, 0], [1, 1], [2, 2]], [[0, 0], [2, 0], [0, 2], [2, 2]],
+    [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]],
+  ];
+
+  /** Options a test or a curious player may change (window.T42Play). */
+  const T42Play = (window.T42Play = window.T42Play || {});
+  // The hint and bid advice: modest seeded samples, quick and repeatable.
+  T42Play.hintOptions = T42Play.hintOptions || { deals: 50, seed: 42 };
+  T42Play.adviceOptions = T42Play.adviceOptions || { deals: 50, seed: 42 };
+  // The bots' deals (advice bot): NextAction's advice_deals and hint_deals.
+  T42Play.botOptions = T42Play.botOptions || {};
+  // From a bot's turn to its call or play shown on the page: {ms, bot, action}.
+  T42Play.timings = [];
+
+  const $ = (id) => document.getElementById(id);
+  const state = {
+    settings: null, // {game, players, seat, bot, pause, gameSeed, botSeed}
+    record: null, // the SPEC game record: finished hands whole, the hand in play partly
+    live: null, // the hand in play: {mine, sealed, widow, discard, who: [seat per play]}
+    check: null, // the last CheckGame answer
+    pad: null, // CheckGame of the finished hands
+    phase: "setup",
+    run: 0,
+    shown: null, // the finished hand shown: {index, step}
+    actions: 0,
+    lastShown: 0,
+  };
+
+  // ---------------------------------------------------------------- service
+
+  class ServiceError extends Error {
+    constructor(data, status, method) {
+      super(data.message || `HTTP ${status}`);
+      this.method = method;
+      this.code = data.code || "unknown";
+      this.violations = [];
+      for (const detail of data.details || []) {
+        if (detail.type === "google.rpc.BadRequest" && detail.debug) {
+          this.violations.push(...(detail.debug.fieldViolations || []));
+        }
+      }
+    }
+  }
+
+  let inFlight = 0;
+  function setBusy(delta) {
+    inFlight += delta;
+    document.body.dataset.busy = inFlight > 0 ? "1" : "0";
+  }
+
+  async function rpc(method, body) {
+    setBusy(1);
+    try {
+      const response = await fetch(SERVICE + method, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      });
+      const data = await response.json().catch(() => ({}));
+      if (!response.ok) throw new ServiceError(data, response.status, method);
+      return data;
+    } finally {
+      setBusy(-1);
+    }
+  }
+
+  // ------------------------------------------------ records: SPEC JSON <-> proto JSON
+
+  const isMoon = () => state.record.game === "moon";
+  const players = () => (isMoon() ? state.record.players || 4 : 4);
+  const seatsInPlay = () => SEATS.slice(0, players());
+
+  function callToProto(call) {
+    const out = { seat: SEAT_ENUM[call.seat] };
+    if (call.bid === "plunge" || call.bid === "splash") out.kind = KIND_ENUM[call.bid];
+    else if (call.bid !== "pass") out.bid = call.bid;
+    return out;
+  }
+
+  function callFromProto(call) {
+    const seat = SEAT_OF_ENUM[call.seat];
+    const kind = KIND_OF_ENUM[call.kind];
+    if (kind === "plunge" || kind === "splash") return { seat, bid: kind };
+    return { seat, bid: call.bid ? Number(call.bid) : "pass" };
+  }
+
+  function contractToProto(c) {
+    const out = { declarer: SEAT_ENUM[c.declarer], declaration: TRUMP_ENUM[c.trump] };
+    if (c.bid != null) out.bid = c.bid;
+    if (c.kind && c.kind !== "standard") out.kind = KIND_ENUM[c.kind];
+    if (c.doubles && c.doubles !== "high") out.doubles = DOUBLES_ENUM[c.doubles];
+    return out;
+  }
+
+  function contractFromProto(c) {
+    const out = { declarer: SEAT_OF_ENUM[c.declarer], trump: TRUMP_OF_ENUM[c.declaration],
+      bid: Number(c.bid || 0) };
+    const kind = KIND_OF_ENUM[c.kind];
+    if (kind && kind !== "standard") out.kind = kind;
+    const doubles = DOUBLES_OF_ENUM[c.doubles];
+    if (doubles && doubles !== "high") out.doubles = doubles;
+    return out;
+  }
+
+  function handsToProto(hands) {
+    return Object.fromEntries(Object.entries(hands).map(([s, tiles]) => [HAND_FIELD[s], tiles]));
+  }
+
+  function handsFromProto(hands) {
+    return Object.fromEntries(Object.entries(hands || {}).map(([f, tiles]) => [SEAT_OF_FIELD[f], tiles]));
+  }
+
+  function rulesToProto(rules) {
+    const out = {};
+    if (rules.all_pass) out.allPass = rules.all_pass === "reshake" ? "ALL_PASS_RULE_RESHAKE" : "ALL_PASS_RULE_FORCED";
+    if (rules.splash != null) out.splash = rules.splash;
+    if (rules.nello_min_marks != null) out.nelloMinMarks = rules.nello_min_marks;
+    if (rules.min_bid != null) out.minBid = rules.min_bid;
+    if (rules.score) out.score = rules.score === "marks" ? "MOON_SCORING_MARKS" : "MOON_SCORING_POINTS";
+    return out;
+  }
+
+  /** A hand of the record as a proto GameHand; the hand in play holds no hidden hand. */
+  function handToProto(hand) {
+    const out = {};
+    if (hand.hands) out.hands = handsToProto(hand.hands);
+    if (hand.widow) out.widow = hand.widow;
+    out.auction = (hand.auction || []).map(callToProto);
+    if (hand.contract) {
+      out.contract = contractToProto(hand.contract);
+      if (hand.contract.discard) out.discard = hand.contract.discard;
+    }
+    out.plays = hand.plays || [];
+    return out;
+  }
+
+  function recordToProto(record) {
+    const out = {
+      game: record.game === "moon" ? "GAME_MOON" : "GAME_FORTY_TWO",
+      firstShaker: SEAT_ENUM[record.first_shaker],
+      hands: record.hands.map(handToProto),
+    };
+    if (record.players) out.players = record.players;
+    if (record.rules && Object.keys(record.rules).length) out.rules = rulesToProto(record.rules);
+    if (record.id) out.id = String(record.id);
+    return out;
+  }
+
+  /** The record of the finished hands only: a SPEC game record to download or share. */
+  function finishedRecord() {
+    const r = state.record;
+    const hands = state.live ? r.hands.slice(0, -1) : r.hands;
+    const out = { game: r.game };
+    if (r.players) out.players = r.players;
+    if (r.rules && Object.keys(r.rules).length) out.rules = r.rules;
+    out.first_shaker = r.first_shaker;
+    out.hands = hands.map((h) => {
+      const hand = { hands: h.hands };
+      if (h.widow) hand.widow = h.widow;
+      hand.auction = h.auction;
+      if (h.contract) hand.contract = h.contract;
+      hand.plays = h.plays;
+      return hand;
+    });
+    return out;
+  }
+
+  const lastHand = () => state.record.hands[state.record.hands.length - 1];
+
+  // ---------------------------------------------------------------- seeds
+
+  /** Hand k's deal seed (k from 0) of a game seed: the same game seed deals the same game. */
+  const handSeed = (gameSeed, k) => gameSeed * 1000 + k + 1;
+
+  function botSeed(seat) {
+    const k = state.record.hands.length;
+    const n = state.actions;
+    return (state.settings.botSeed * 7919 + k * 104729 + n * 31 + SEATS.indexOf(seat)) % 2147483647;
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  function dominoSvg(tile, { horizontal = false } = {}) {
+    const [high, low] = tile.split("-").map(Number);
+    const half = 32;
+    const w = horizontal ? 2 * half : half;
+    const h = horizontal ? half : 2 * half;
+    const parts = [
+      `<svg class="domino${horizontal ? " across" : ""}" viewBox="-1 -1 ${w + 2} ${h + 2}" aria-hidden="true" focusable="false">`,
+      `<rect class="face" x="0" y="0" width="${w}" height="${h}" rx="4.5"/>`,
+      horizontal ? `<line x1="${half}" y1="3" x2="${half}" y2="${h - 3}"/>`
+        : `<line x1="3" y1="${half}" x2="${w - 3}" y2="${half}"/>`,
+    ];
+    [[high, 0], [low, 1]].forEach(([pips, k]) => {
+      const ox = horizontal ? k * half : 0;
+      const oy = horizontal ? 0 : k * half;
+      for (let [col, row] of PIPS[pips]) {
+        if (horizontal) [col, row] = [row, 2 - col];
+        parts.push(`<circle cx="${(ox + half * (0.22 + 0.28 * col)).toFixed(1)}" cy="${(oy + half * (0.22 + 0.28 * row)).toFixed(1)}" r="2.7"/>`);
+      }
+    });
+    parts.push("</svg>");
+    return parts.join("");
+  }
+
+  function el(tag, attrs = {}, html = "") {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v != null && v !== false) node.setAttribute(k, v === true ? "" : v);
+    }
+    node.innerHTML = html;
+    return node;
+  }
+
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const percent = (p) => `${Math.round((p || 0) * 100)}%`;
+  const partner = (seat) => SEATS[(SEATS.indexOf(seat) + 2) % 4];
+  const sideOf = (seat) => (players() === 3 ? seat : seat === "N" || seat === "S" ? "NS" : "EW");
+
+  function bidWords(bid) {
+    if (bid === "pass") return "pass";
+    if (bid === "plunge" || bid === "splash") return bid;
+    if (isMoon()) return bid === 21 ? "21 (shoot the moon)" : String(bid);
+    if (bid >= 42) return `${bid / 42} mark${bid === 42 ? "" : "s"} (${bid})`;
+    return String(bid);
+  }
+
+  function contractWords(c) {
+    if (!c) return "";
+    const kind = c.kind && c.kind !== "standard" ? ` ${c.kind}` : "";
+    const doubles = c.doubles && c.doubles !== "high" ? ` (doubles ${c.doubles})` : "";
+    return `${SEAT_WORD[c.declarer]} ${bidWords(c.bid)}${kind}, ${c.trump}${doubles}`;
+  }
+
+  function showError(err) {
+    const box = $("error");
+    const v = err.violations?.[0];
+    box.querySelector(".error-field").textContent = v ? v.field : err.method || "error";
+    box.querySelector(".error-reason").textContent = v ? v.description : err.message;
+    box.hidden = false;
+    document.body.dataset.error = "1";
+  }
+
+  function clearError() {
+    $("error").hidden = true;
+    delete document.body.dataset.error;
+  }
+
+  function setPhase(phase) {
+    state.phase = phase;
+    document.body.dataset.state = phase;
+    document.body.dataset.actions = String(state.actions);
+  }
+
+  function announce(text) {
+    $("log").append(el("li", {}, esc(text)));
+    $("log").scrollTop = $("log").scrollHeight;
+  }
+
+  /** Seats around the table, the player at the bottom. */
+  function positions(me) {
+    const seats = seatsInPlay();
+    const i = seats.indexOf(me);
+    const order = seats.map((_, k) => seats[(i + k) % seats.length]);
+    if (seats.length === 3) return { bottom: order[0], left: order[1], right: order[2] };
+    return { bottom: order[0], left: order[1], top: order[2], right: order[3] };
+  }
+
+  // --------------------------------------------------------------- the table
+
+  /** The tricks of the hand in play, from CheckGame's progress (or a finished hand's). */
+  function tricksOf(check) {
+    return (check?.progress?.tricks || []).map((t) => ({
+      leader: SEAT_OF_ENUM[t.leader], tiles: t.tiles || [], seats: (t.seats || []).map((x) => SEAT_OF_ENUM[x]),
+      winner: t.winner ? SEAT_OF_ENUM[t.winner] : null, points: t.points || 0, takenBy: t.takenBy || "",
+    }));
+  }
+
+  function seatOfPlay(i) {
+    return state.live?.who?.[i] || null;
+  }
+
+  function drawTable() {
+    const rec = state.record;
+    if (!rec || !state.settings) return;
+    const hand = lastHand();
+    const me = state.settings.seat;
+    const pos = positions(me);
+    const check = state.check;
+    const next = check?.next ? SEAT_OF_ENUM[check.next.seat] : null;
+    const contract = hand.contract;
+    const out = contract?.trump === "nello" ? partner(contract.declarer) : null;
+    const played = {};
+    let n = 0;
+    for (const t of tricksOf(check)) {
+      t.tiles.forEach((tile, i) => {
+        const seat = t.seats[i] || seatOfPlay(n + i);
+        if (seat) played[seat] = (played[seat] || 0) + 1;
+      });
+      n += t.tiles.length;
+    }
+    const legalTiles = new Set(state.phase === "play" ? (check?.legal?.tiles || []) : []);
+    const calls = {};
+    (hand.auction || []).forEach((c) => { calls[c.seat] = c.bid; });
+
+    for (const [where, seat] of Object.entries({ top: null, left: null, right: null, bottom: null, ...pos })) {
+      const box = document.querySelector(`#table .seat[data-pos="${where}"]`);
+      box.innerHTML = "";
+      box.hidden = !seat;
+      if (!seat) continue;
+      box.dataset.seat = seat;
+      const tags = [];
+      if (seat === me) tags.push("you");
+      if (contract?.declarer === seat) tags.push("declarer");
+      if (out === seat) tags.push("sits out");
+      const name = el("div", { class: "name" + (seat === next ? " to-move" : ""), id: `name-${seat}` },
+        `${SEAT_WORD[seat]}${tags.length ? ` <span class="tag">(${tags.join(", ")})</span>` : ""}`);
+      if (calls[seat] != null) name.append(el("span", { class: "call", "data-seat": seat }, esc(bidWords(calls[seat]))));
+      box.append(name);
+      if (seat === me && state.live) {
+        box.append(myHand(legalTiles));
+      } else {
+        const left = 7 - (played[seat] || 0);
+        const backs = el("div", { class: "hand backs", role: "img", "aria-label": `${SEAT_WORD[seat]}: ${left} tiles` });
+        for (let i = 0; i < left; i++) backs.append(el("div", { class: "back" }));
+        box.append(backs);
+      }
+    }
+
+    drawTrick($("trick"), tricksOf(check), (i) => seatOfPlay(i));
+    drawProgress();
+  }
+
+  /** The player's tiles: buttons, the legal ones enabled, one tab stop, arrows between them. */
+  function myHand(legalTiles) {
+    const live = state.live;
+    const hand = lastHand();
+    const playedTiles = new Set(hand.plays || []);
+    const tiles = liveTiles().filter((t) => !playedTiles.has(t));
+    const group = el("div", { class: "hand mine", role: "group", "aria-label": "Your tiles", id: "my-hand" });
+    const hint = state.hint && state.hint.plays === hand.plays.length ? state.hint : null;
+    let first = true;
+    for (const tile of tiles) {
+      const legal = legalTiles.has(tile);
+      const figures = hint?.moves?.[tile];
+      const label = `${tile}${figures ? `, P(make) ${percent(figures.pMake)}, mean ${Number(figures.mean || 0).toFixed(1)}` : ""}`;
+      const node = el("button", {
+        type: "button", class: "tile" + (legal ? " legal" : "") + (hint?.best?.includes(tile) ? " best" : ""),
+        "data-tile": tile, "aria-label": label, disabled: !legal && state.phase === "play" ? true : null,
+        tabindex: legal && first ? "0" : "-1",
+      }, dominoSvg(tile));
+      if (legal) first = false;
+      if (figures) node.append(el("span", { class: "badge", "aria-hidden": "true" }, `${percent(figures.pMake)}<br>${Number(figures.mean || 0).toFixed(1)}`));
+      if (legal) node.addEventListener("click", () => playTile(tile));
+      if (state.phase !== "play") node.disabled = true;
+      group.append(node);
+    }
+    if (live.discard && state.phase !== "discard") {
+      group.append(el("span", { class: "note discarded" }, `laid away ${esc(live.discard)}`));
+    }
+    group.addEventListener("keydown", (event) => {
+      const keys = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+      if (!(event.key in keys) && event.key !== "Home" && event.key !== "End") return;
+      const buttons = [...group.querySelectorAll("button.legal:not([disabled])")];
+      if (!buttons.length) return;
+      event.preventDefault();
+      let i = buttons.indexOf(document.activeElement);
+      if (event.key === "Home") i = 0;
+      else if (event.key === "End") i = buttons.length - 1;
+      else i = (i + keys[event.key] + buttons.length) % buttons.length;
+      buttons.forEach((b) => { b.tabIndex = -1; });
+      buttons[i].tabIndex = 0;
+      buttons[i].focus();
+    });
+    return group;
+  }
+
+  /** The player's tiles in play: as dealt, or for the Moon declarer with the widow in and the discard out. */
+  function liveTiles() {
+    const live = state.live;
+    let tiles = [...live.mine];
+    if (live.widow && live.discard) tiles = tiles.concat([live.widow]).filter((t) => t !== live.discard);
+    return tiles.sort((a, b) => b.localeCompare(a));
+  }
+
+  function drawTrick(box, tricks, seatOf) {
+    box.innerHTML = "";
+    let trick = tricks.length ? tricks[tricks.length - 1] : null;
+    if (!trick) return;
+    const base = tricks.slice(0, -1).reduce((n, t) => n + t.tiles.length, 0);
+    const me = state.settings?.seat || "S";
+    const pos = positions(me);
+    const whereOf = Object.fromEntries(Object.entries(pos).map(([k, v]) => [v, k]));
+    trick.tiles.forEach((tile, i) => {
+      const seat = trick.seats?.[i] || seatOf(base + i);
+      const where = whereOf[seat] || "top";
+      const node = el("div", { class: `played ${where}`, "data-tile": tile, "data-seat": seat || "" },
+        dominoSvg(tile, { horizontal: where === "left" || where === "right" }));
+      node.append(el("span", { class: "who" }, `${seat ? SEAT_WORD[seat] : ""}${trick.winner === seat && seat ? " wins" : ""} ${tile}`));
+      box.append(node);
+    });
+    if (trick.winner) box.append(el("div", { class: "trick-winner", id: "trick-winner" }, `${SEAT_WORD[trick.winner]} wins the trick${trick.points ? `, ${trick.points} point${trick.points === 1 ? "" : "s"}` : ""}`));
+  }
+
+  function drawProgress() {
+    const hand = lastHand();
+    $("contract").innerHTML = hand?.contract ? `<b>${esc(contractWords(hand.contract))}</b>` :
+      hand ? "The auction" : "";
+    const prog = state.check?.progress;
+    const box = $("progress");
+    box.innerHTML = "";
+    if (!prog || !(prog.tricks || []).length) return;
+    const tricks = tricksOf(state.check);
+    const won = {};
+    for (const t of tricks) if (t.winner) won[t.takenBy || sideOf(t.winner)] = (won[t.takenBy || sideOf(t.winner)] || 0) + 1;
+    const points = prog.taken || {};
+    const sides = Object.keys(points).length ? Object.keys(points) :
+      players() === 3 ? ["N", "E", "S"] : ["NS", "EW"];
+    const rows = sides.map((side) => `<tr data-side="${side}"><th scope="row">${side}</th><td class="tricks">${won[side] || 0}</td><td class="points">${points[side] || 0}</td></tr>`).join("");
+    box.innerHTML = `<table class="progress"><thead><tr><th scope="col">side</th><th scope="col">tricks</th><th scope="col">${isMoon() ? "tricks (points)" : "points"}</th></tr></thead><tbody>${rows}</tbody></table>` +
+      `<ol class="tricks">${tricks.map((t, k) => `<li data-trick="${k + 1}">${t.tiles.join(" ")}${t.winner ? ` &rarr; ${SEAT_WORD[t.winner]}` : ""}</li>`).join("")}</ol>`;
+  }
+
+  // ------------------------------------------------------------ choices
+
+  function drawChoices() {
+    const check = state.check;
+    const legal = check?.legal || {};
+    $("call-panel").hidden = state.phase !== "call";
+    $("declare-panel").hidden = state.phase !== "declare" && state.phase !== "discard";
+    $("play-panel").hidden = state.phase !== "play";
+    if (state.phase !== "play") $("hint").hidden = true;
+    if (state.phase !== "call") $("advice").hidden = true;
+    if (state.phase === "call") {
+      const box = $("calls");
+      box.innerHTML = "";
+      for (const c of legal.calls || []) {
+        const call = callFromProto({ ...c, seat: SEAT_ENUM[state.settings.seat] });
+        const button = el("button", { type: "button", class: "call-button", "data-bid": String(call.bid) }, esc(bidWords(call.bid)));
+        button.addEventListener("click", () => makeCall(call.bid));
+        box.append(button);
+      }
+    }
+    if (state.phase === "declare" || state.phase === "discard") {
+      const box = $("declarations");
+      box.innerHTML = "";
+      const decls = (legal.declarations || []).map((d) => (typeof d === "string" ? TRUMP_OF_ENUM[d] : TRUMP_OF_ENUM[d.declaration]));
+      const doubles = (legal.doubles || []).map((d) => DOUBLES_OF_ENUM[d]).filter(Boolean);
+      $("doubles-label").hidden = !doubles.length;
+      const select = $("doubles");
+      const keep = select.value;
+      select.innerHTML = doubles.map((d) => `<option value="${d}">${{ high: "high", low: "low", suit: "a suit of their own" }[d]}</option>`).join("");
+      if (doubles.includes(keep)) select.value = keep;
+      for (const trump of decls) {
+        const button = el("button", { type: "button", class: "declare-button", "data-trump": trump }, esc(trump));
+        button.addEventListener("click", () => declare(trump));
+        box.append(button);
+      }
+      const discarding = state.phase === "discard";
+      $("discard-choice").hidden = !discarding;
+      if (discarding) {
+        const tiles = $("discard-tiles");
+        tiles.innerHTML = "";
+        const options = legal.tiles?.length ? legal.tiles : [...state.live.mine, state.live.widow];
+        for (const tile of options.slice().sort((a, b) => b.localeCompare(a))) {
+          const chosen = state.live.pendingDiscard === tile;
+          const button = el("button", { type: "button", class: "tile legal" + (chosen ? " chosen" : ""), "data-tile": tile,
+            "aria-pressed": chosen ? "true" : "false", "aria-label": `${tile}${tile === state.live.widow ? " (the widow)" : ""}` }, dominoSvg(tile));
+          button.addEventListener("click", () => { state.live.pendingDiscard = tile; drawChoices(); $("discard-tiles").querySelector(`[data-tile="${tile}"]`).focus(); });
+          tiles.append(button);
+        }
+        $("declarations").querySelectorAll("button").forEach((b) => { b.disabled = !state.live.pendingDiscard; });
+      }
+    }
+  }
+
+  // ---------------------------------------------------------- the game loop
+
+  async function checkGame() {
+    const body = { record: recordToProto(state.record) };
+    if (state.live) body.sealed = state.live.sealed;
+    const answer = await rpc("CheckGame", body);
+    state.check = answer;
+    return answer;
+  }
+
+  /** Over: thrown in, or every trick played (a decided hand is played out all the same). */
+  function handOver(check, hand) {
+    const result = check.hands?.[check.hands.length - 1];
+    if (!result) return false;
+    if (result.made != null) return true;
+    return Boolean(check.progress?.over) && !hand.contract;
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** Runs the bots until the player is to act, the hand is over or the game is won. */
+  async function advance() {
+    const token = ++state.run;
+    try {
+      for (;;) {
+        setPhase("wait");
+        const check = await checkGame();
+        if (token !== state.run) return;
+        const hand = lastHand();
+        if (handOver(check, hand) || check.winner) {
+          await finishHand(token);
+          return;
+        }
+        const seat = SEAT_OF_ENUM[check.next.seat];
+        const action = ACTION_OF_ENUM[check.next.action];
+        document.body.dataset.turn = seat;
+        if (seat === state.settings.seat) {
+          if (action === "discard" && !state.live.widow) {
+            const taken = await rpc("TakeWidow", { record: recordToProto(state.record), sealed: state.live.sealed });
+            state.live.widow = taken.widow;
+            announce(`You take the widow: ${taken.widow}.`);
+          }
+          setPhase(action);
+          drawAll();
+          $("status").textContent = { call: "Your call.", declare: "Name the trump.", discard: "Lay away a tile and name the trump.", play: "Your play." }[action];
+          focusChoice(action);
+          return;
+        }
+        setPhase("bot");
+        drawAll();
+        $("status").textContent = `${SEAT_WORD[seat]} to ${action}\u2026`;
+        const started = state.lastShown || performance.now();
+        const request = { record: recordToProto(state.record), seat: SEAT_ENUM[seat], bot: state.settings.bot,
+          seed: botSeed(seat), sealed: state.live.sealed, ...T42Play.botOptions };
+        const answer = await rpc("NextAction", request);
+        if (token !== state.run) return;
+        applyBot(seat, action, answer);
+        drawAll();
+        state.lastShown = performance.now();
+        T42Play.timings.push({ ms: state.lastShown - started, bot: request.bot, action });
+        if (state.settings.pause > 0) {
+          await sleep(state.settings.pause);
+          state.lastShown = performance.now();
+        }
+      }
+    } catch (err) {
+      if (token === state.run) {
+        showError(err);
+        setPhase("error");
+      }
+    }
+  }
+
+  function focusChoice(action) {
+    const target = action === "call" ? $("calls").querySelector("button") :
+      action === "play" ? document.querySelector("#my-hand button[tabindex='0']") :
+        action === "discard" ? $("discard-tiles").querySelector("button") : $("declarations").querySelector("button");
+    if (target && document.activeElement && document.activeElement !== document.body &&
+        !document.activeElement.closest("#hand-end, #setup")) target.focus();
+  }
+
+  /** The contract the auction made, with the trump named (plunge: the partner names it). */
+  function contractFor(trump, doubles, discard) {
+    const hand = lastHand();
+    const bids = hand.auction.filter((c) => c.bid !== "pass");
+    const win = bids[bids.length - 1];
+    const contract = { declarer: win.seat, trump };
+    if (win.bid === "plunge" || win.bid === "splash") {
+      contract.bid = win.bid === "plunge" ? 168 : 84;
+      contract.kind = win.bid;
+    } else {
+      contract.bid = win.bid;
+    }
+    if (doubles && doubles !== "high" && (trump === "follow-me" || trump === "nello")) contract.doubles = doubles;
+    if (discard) contract.discard = discard;
+    return contract;
+  }
+
+  function noteAction(seat, text) {
+    announce(`${SEAT_WORD[seat]}: ${text}`);
+    $("status").textContent = `${SEAT_WORD[seat]}: ${text}`;
+  }
+
+  function applyBot(seat, action, answer) {
+    const hand = lastHand();
+    state.actions += 1;
+    if (answer.sealed) state.live.sealed = answer.sealed;
+    if (action === "call") {
+      const call = callFromProto({ ...(answer.call || {}), seat: SEAT_ENUM[seat] });
+      hand.auction.push(call);
+      noteAction(seat, bidWords(call.bid));
+    } else if (action === "declare" || action === "discard") {
+      const trump = TRUMP_OF_ENUM[answer.declaration];
+      const doubles = DOUBLES_OF_ENUM[answer.doubles];
+      hand.contract = contractFor(trump, doubles);
+      noteAction(seat, `${action === "discard" ? "takes the widow, lays a tile away and " : ""}names ${trump}${doubles && doubles !== "high" ? ` (doubles ${doubles})` : ""}`);
+    } else {
+      hand.plays.push(answer.tile);
+      state.live.who.push(seat);
+      noteAction(seat, `plays ${answer.tile}`);
+    }
+  }
+
+  async function makeCall(bid) {
+    if (state.phase !== "call") return;
+    const hand = lastHand();
+    hand.auction.push({ seat: state.settings.seat, bid });
+    state.actions += 1;
+    noteAction(state.settings.seat, bidWords(bid));
+    state.lastShown = performance.now();
+    await advance();
+  }
+
+  async function declare(trump) {
+    if (state.phase !== "declare" && state.phase !== "discard") return;
+    const hand = lastHand();
+    const discard = state.phase === "discard" ? state.live.pendingDiscard : null;
+    if (state.phase === "discard" && !discard) return;
+    hand.contract = contractFor(trump, $("doubles").value, discard);
+    if (discard) state.live.discard = discard;
+    state.actions += 1;
+    noteAction(state.settings.seat, `${discard ? `lays away ${discard} and ` : ""}names ${trump}`);
+    state.lastShown = performance.now();
+    await advance();
+  }
+
+  async function playTile(tile) {
+    if (state.phase !== "play") return;
+    const hand = lastHand();
+    hand.plays.push(tile);
+    state.live.who.push(state.settings.seat);
+    state.actions += 1;
+    state.hint = null;
+    noteAction(state.settings.seat, `plays ${tile}`);
+    state.lastShown = performance.now();
+    setPhase("wait");
+    drawAll();
+    $("table").focus();
+    await advance();
+  }
+
+  function drawAll() {
+    drawTable();
+    drawChoices();
+    drawPad();
+    $("download").disabled = !state.record || !finishedRecord().hands.length;
+    $("copy-link").disabled = $("download").disabled;
+  }
+
+  // --------------------------------------------------------------- a hand
+
+  async function startHand() {
+    clearError();
+    const k = state.record.hands.length;
+    const request = { record: recordToProto(state.record), seat: SEAT_ENUM[state.settings.seat] };
+    if (state.settings.gameSeed != null) request.seed = handSeed(state.settings.gameSeed, k);
+    $("hand-end").hidden = true;
+    $("next-panel").hidden = true;
+    $("hint").hidden = true;
+    $("advice").hidden = true;
+    state.shown = null;
+    try {
+      const dealt = await rpc("DealHand", request);
+      state.live = { mine: dealt.hand, sealed: dealt.sealed, who: [], widow: null, discard: null };
+      state.record.hands.push({ auction: [], plays: [] });
+      state.check = null;
+      state.hint = null;
+      document.body.dataset.hand = String(k + 1);
+      $("log").innerHTML = "";
+      announce(`Hand ${k + 1}: you hold ${liveTiles().join(" ")}.`);
+      state.lastShown = performance.now();
+      await advance();
+    } catch (err) {
+      showError(err);
+      setPhase("error");
+    }
+  }
+
+  /** The hand is over: reveal it, score it, and show its analysis. */
+  async function finishHand(token) {
+    const hand = lastHand();
+    const revealed = await rpc("RevealHand", { record: recordToProto(state.record), sealed: state.live.sealed });
+    if (token !== state.run) return;
+    hand.hands = handsFromProto(revealed.hands);
+    if (revealed.widow) hand.widow = revealed.widow;
+    if (revealed.discard && hand.contract) hand.contract.discard = revealed.discard;
+    hand.seed = revealed.seed;
+    const live = state.live;
+    state.live = null;
+    const k = state.record.hands.length - 1;
+    state.seeds = state.seeds || [];
+    state.seeds[k] = revealed.seed;
+    state.whos = state.whos || [];
+    state.whos[k] = live.who;
+    state.progress = state.progress || [];
+    state.progress[k] = state.check.progress;
+    state.pad = await rpc("CheckGame", { record: recordToProto(finishedRecord()) });
+    delete hand.seed;
+    const over = state.pad.winner != null;
+    setPhase(over ? "game-over" : "hand-over");
+    drawAll();
+    await showHand(k);
+    $("next-panel").hidden = over;
+    if (over) showFinal();
+    else $("status").textContent = "Hand over. Read the analysis, then play the next hand.";
+  }
+
+  function showFinal() {
+    const pad = state.pad;
+    const score = Object.entries(pad.score || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+    const text = `Game over: ${pad.winner} wins. Final score ${score}.`;
+    $("final").textContent = text;
+    $("final").hidden = false;
+    $("status").textContent = text;
+    announce(text);
+  }
+
+  // ---------------------------------------------------------- the score pad
+
+  function drawPad() {
+    const pad = state.pad;
+    const table = $("score-pad");
+    if (!pad) { table.tHead.innerHTML = ""; table.tBodies[0].innerHTML = ""; return; }
+    const keys = players() === 3 ? ["N", "E", "S"] : ["NS", "EW"];
+    table.tHead.innerHTML = `<tr><th scope="col">hand</th><th scope="col">shaker</th><th scope="col">contract</th><th scope="col">result</th>${keys.map((k) => `<th scope="col">${k}</th>`).join("")}</tr>`;
+    table.tBodies[0].innerHTML = "";
+    (pad.hands || []).forEach((h, i) => {
+      const contract = h.contract ? contractWords(contractFromProto(h.contract)) : "thrown in";
+      const result = h.made == null ? "" : h.made ? "made" : "set";
+      const row = el("tr", { "data-hand": String(i + 1) },
+        `<td><button type="button" class="linkish" data-show="${i}" aria-label="Show hand ${i + 1}">${i + 1}</button></td>` +
+        `<td>${esc(h.shaker ? SEAT_OF_ENUM[h.shaker] : "")}</td><td>${esc(contract)}</td><td>${result}</td>` +
+        keys.map((k) => `<td data-key="${k}">${h.score?.[k] ?? 0}</td>`).join(""));
+      row.querySelector("button").addEventListener("click", () => showHand(i));
+      table.tBodies[0].append(row);
+    });
+  }
+
+  // ------------------------------------------------- a finished hand, analysed
+
+  async function showHand(k) {
+    const rec = state.record;
+    const hand = rec.hands[k];
+    const result = state.pad?.hands?.[k];
+    state.shown = { index: k, step: (hand.plays || []).length };
+    $("hand-end").hidden = false;
+    $("hand-end-title").textContent = `Hand ${k + 1}`;
+    const before = k > 0 ? state.pad.hands[k - 1].score || {} : {};
+    const after = result?.score || {};
+    const delta = Object.keys(after).map((key) => [key, (after[key] || 0) - (before[key] || 0)])
+      .filter(([, d]) => d).map(([key, d]) => `${key} ${d > 0 ? "+" : ""}${d}`).join(", ");
+    const unit = isMoon() && rec.rules?.score !== "marks" ? "points" : "marks";
+    const points = state.progress?.[k]?.points;
+    const taken = points ? ` Taken: ${Object.entries(points).map(([s, p]) => `${s} ${p}`).join(", ")}.` : "";
+    $("result").textContent = hand.contract ?
+      `${contractWords(hand.contract)}: ${result?.made ? "made" : "set"}.${taken} ${unit}: ${delta || "none"}.` :
+      "Thrown in: every seat passed.";
+    const seed = state.seeds?.[k];
+    $("seed-note").textContent = seed != null ? `Deal seed ${seed} (the same seed deals the same hand).` : "";
+    $("replay").hidden = true;
+    $("replay-button").setAttribute("aria-expanded", "false");
+    $("replay-button").hidden = !hand.contract;
+    document.body.dataset.analysis = "pending";
+    const analysis = hand.contract ? analyzeHand(hand) : Promise.resolve(null);
+    const advice = adviseCalls(hand);
+    try {
+      const [a] = await Promise.all([analysis, advice]);
+      if (state.shown?.index !== k) return;
+      drawAnalysis(a);
+      document.body.dataset.analysis = "shown";
+    } catch (err) {
+      showError(err);
+      document.body.dataset.analysis = "error";
+    }
+  }
+
+  function positionOf(hand) {
+    // A position holds the Moon declarer's seven after the discard (the record: as dealt).
+    const hands = { ...hand.hands };
+    const declarer = hand.contract.declarer;
+    if (hand.widow && hand.contract.discard) {
+      hands[declarer] = hands[declarer].concat([hand.widow]).filter((t) => t !== hand.contract.discard);
+    }
+    const position = {
+      game: state.record.game === "moon" ? "GAME_MOON" : "GAME_FORTY_TWO",
+      hands: handsToProto(hands), contract: contractToProto(hand.contract), plays: hand.plays,
+    };
+    if (hand.widow) {
+      position.widow = hand.widow;
+      position.discard = hand.contract.discard;
+    }
+    return position;
+  }
+
+  async function analyzeHand(hand) {
+    const answer = await rpc("AnalyzeHand", { position: positionOf(hand) });
+    return answer.analysis;
+  }
+
+  function drawAnalysis(a) {
+    const body = $("analysis").tBodies[0];
+    body.innerHTML = "";
+    if (!a) {
+      $("analysis-summary").textContent = "No play: the hand was thrown in.";
+      return;
+    }
+    const unit = a.unit === "VALUE_UNIT_TRICKS" ? "tricks" : "points";
+    $("analysis-summary").textContent =
+      `Double dummy at the opening lead: ${a.value ?? 0} ${unit} (${a.makes ? "makes" : "is set"}); result ${a.result ?? 0}. ` +
+      (a.seats || []).filter((s) => s.costlyPlays).map((s) => `${SEAT_WORD[SEAT_OF_ENUM[s.seat]]} lost ${s.totalCost} in ${s.costlyPlays} play${s.costlyPlays === 1 ? "" : "s"}`).join("; ");
+    for (const p of a.plays || []) {
+      const cost = p.cost || 0;
+      const row = el("tr", { class: cost ? "costly" : "", "data-index": String(p.index ?? 0), "data-tile": p.tile, "data-cost": String(cost) },
+        `<td>${(p.index ?? 0) + 1}</td><td>${p.trick ?? 0}</td><td>${SEAT_OF_ENUM[p.seat]}</td><td>${esc(p.tile)}</td>` +
+        `<td>${cost}</td><td>${esc((p.alternatives || []).join(" "))}</td>`);
+      body.append(row);
+    }
+  }
+
+  /** For every call of a finished hand, what bid advice would have said (that seat's tiles, the calls before it). */
+  async function adviseCalls(hand) {
+    const body = $("call-advice").tBodies[0];
+    body.innerHTML = "";
+    const calls = hand.auction || [];
+    const rows = calls.map((call, i) => {
+      const row = el("tr", { "data-index": String(i), "data-seat": call.seat },
+        `<td>${SEAT_WORD[call.seat]}</td><td class="call">${esc(bidWords(call.bid))}</td><td class="advice">\u2026</td>`);
+      body.append(row);
+      return row;
+    });
+    await Promise.all(calls.map(async (call, i) => {
+      const request = {
+        hand: hand.hands[call.seat], seat: SEAT_ENUM[call.seat], auction: calls.slice(0, i).map(auctionCall),
+        ...adviceGame(), ...T42Play.adviceOptions,
+      };
+      const answer = await rpc("BidAdvice", request);
+      const words = recommendationWords(answer.advice);
+      rows[i].querySelector(".advice").textContent = words;
+      rows[i].dataset.advice = words;
+    }));
+  }
+
+  const auctionCall = (c) => ({ seat: SEAT_ENUM[c.seat], bid: c.bid === "pass" ? 0 : c.bid === "plunge" ? 168 : c.bid === "splash" ? 84 : c.bid });
+
+  function adviceGame() {
+    return isMoon() ? { game: "GAME_MOON", players: players() } : {};
+  }
+
+  function declarationName(d) {
+    if (!d) return "";
+    const kind = KIND_OF_ENUM[d.kind];
+    return kind === "plunge" || kind === "splash" ? kind : TRUMP_OF_ENUM[d.declaration] || "";
+  }
+
+  function recommendationWords(advice) {
+    const rec = advice?.recommendation || {};
+    if (rec.isPass || !rec.chance) return "pass";
+    const p = Number(rec.chance.pMakeCalibrated ?? rec.chance.pMake ?? 0);
+    return `${bidWords(Number(rec.chance.bid))} ${declarationName(rec.declaration)} (P(make) ${percent(p)})`;
+  }
+
+  // --------------------------------------------------------------- replay
+
+  function drawReplay() {
+    const k = state.shown.index;
+    const hand = state.record.hands[k];
+    const step = state.shown.step;
+    const total = hand.plays.length;
+    $("replay-step").textContent = `play ${step} of ${total}`;
+    document.body.dataset.replayStep = String(step);
+    const who = state.whos?.[k] || ownersOf(hand);
+    const pos = positions(state.settings?.seat || "S");
+    const box = $("replay-table");
+    const played = new Set(hand.plays.slice(0, step));
+    for (const [where, seat] of Object.entries({ top: null, left: null, right: null, bottom: null, ...pos })) {
+      const node = box.querySelector(`.seat[data-pos="${where}"]`);
+      node.innerHTML = "";
+      node.hidden = !seat;
+      if (!seat) continue;
+      node.dataset.seat = seat;
+      node.append(el("div", { class: "name" }, `${SEAT_WORD[seat]}${hand.contract?.declarer === seat ? " (declarer)" : ""}`));
+      const tiles = el("div", { class: "hand open" });
+      let mine = hand.hands[seat] || [];
+      if (hand.widow && hand.contract?.declarer === seat && hand.contract.discard) {
+        mine = mine.concat([hand.widow]).filter((t) => t !== hand.contract.discard);
+      }
+      for (const tile of [...mine].sort((a, b) => b.localeCompare(a))) {
+        if (played.has(tile)) continue;
+        tiles.append(el("div", { class: "tile", "data-tile": tile, role: "img", "aria-label": tile }, dominoSvg(tile)));
+      }
+      node.append(tiles);
+    }
+    const tricks = replayTricks(k, step);
+    drawTrick(box.querySelector(".trick"), tricks, (i) => who[i]);
+  }
+
+  /** Tricks of a finished hand up to a step: tiles from the record, winners from the service's progress. */
+  function replayTricks(k, step) {
+    const full = tricksOf({ progress: state.progress?.[k] });
+    const out = [];
+    let n = 0;
+    for (const t of full) {
+      if (n >= step) break;
+      const take = Math.min(t.tiles.length, step - n);
+      out.push({ ...t, tiles: t.tiles.slice(0, take), winner: take === t.tiles.length ? t.winner : null });
+      n += take;
+    }
+    return out;
+  }
+
+  function ownersOf(hand) {
+    return hand.plays.map((tile) => SEATS.find((s) => (hand.hands[s] || []).includes(tile) ||
+      (hand.widow === tile && hand.contract?.declarer === s)));
+  }
+
+  function replayTo(step) {
+    if (!state.shown) return;
+    const total = state.record.hands[state.shown.index].plays.length;
+    state.shown.step = Math.max(0, Math.min(total, step));
+    drawReplay();
+  }
+
+  // ------------------------------------------------------------- hint, advice
+
+  function myView() {
+    const hand = lastHand();
+    const me = state.settings.seat;
+    const view = {
+      seat: SEAT_ENUM[me], game: isMoon() ? "GAME_MOON" : "GAME_FORTY_TWO",
+      hands: { [HAND_FIELD[me]]: liveTiles() }, contract: contractToProto(hand.contract), plays: hand.plays,
+      auction: hand.auction.map(auctionCall),
+    };
+    if (isMoon()) view.players = players();
+    if (state.live.widow && state.live.discard) {
+      view.widow = state.live.widow;
+      view.discard = state.live.discard;
+    }
+    return view;
+  }
+
+  async function askHint() {
+    if (state.phase !== "play") return;
+    const hand = lastHand();
+    const box = $("hint");
+    box.hidden = false;
+    box.innerHTML = "<p>Scoring the deals\u2026</p>";
+    document.body.dataset.hint = "pending";
+    try {
+      const h = await rpc("Hint", { view: myView(), ...T42Play.hintOptions });
+      if (state.phase !== "play" || hand !== lastHand()) return;
+      const moves = Object.fromEntries((h.moves || []).map((m) => [m.tile, m]));
+      state.hint = { plays: hand.plays.length, moves, best: h.best || [] };
+      const unit = h.unit === "VALUE_UNIT_TRICKS" ? "tricks" : "points";
+      const count = Number(h.count ?? 0).toLocaleString("en-US");
+      const exact = h.method === "HINT_METHOD_ENUMERATED";
+      const deals = exact ? `all ${count} consistent deals (exact)` :
+        `${Number(h.deals ?? 0).toLocaleString("en-US")} of ${count} consistent deals, sampled (seed ${h.seed ?? 0})`;
+      box.innerHTML = `<h2>Hint</h2><p class="note" id="hint-note" data-deals="${h.deals ?? 0}" data-method="${exact ? "exact" : "sampled"}">P(make) and mean ${unit} over ${deals}.</p>` +
+        `<table id="hint-table"><thead><tr><th scope="col">tile</th><th scope="col">P(make)</th><th scope="col">mean</th></tr></thead><tbody>` +
+        (h.moves || []).map((m) => `<tr data-tile="${m.tile}"${m.best ? ' class="best"' : ""}><th scope="row">${m.tile}${m.best ? " (best)" : ""}</th><td class="p-make">${percent(m.pMake)}</td><td class="mean">${Number(m.mean || 0).toFixed(1)}</td></tr>`).join("") +
+        "</tbody></table>";
+      document.body.dataset.hint = "shown";
+      drawTable();
+    } catch (err) {
+      box.innerHTML = "";
+      box.hidden = true;
+      document.body.dataset.hint = "error";
+      showError(err);
+    }
+  }
+
+  async function askAdvice() {
+    if (state.phase !== "call") return;
+    const hand = lastHand();
+    const box = $("advice");
+    box.hidden = false;
+    box.innerHTML = "<p>Dealing the other hands\u2026</p>";
+    document.body.dataset.advice = "pending";
+    try {
+      const request = { hand: state.live.mine, seat: SEAT_ENUM[state.settings.seat],
+        auction: hand.auction.map(auctionCall), ...adviceGame(), ...T42Play.adviceOptions };
+      const answer = await rpc("BidAdvice", request);
+      if (state.phase !== "call" || hand !== lastHand()) return;
+      const advice = answer.advice || {};
+      const offered = new Set((state.check?.legal?.calls || []).map((c) => callFromProto({ ...c, seat: "SEAT_NORTH" }).bid)
+        .map((b) => (b === "plunge" ? 168 : b === "splash" ? 84 : b)));
+      const decls = advice.declarations || [];
+      const bids = [...new Set(decls.flatMap((d) => (d.bids || []).map((b) => Number(b.bid))))]
+        .filter((b) => offered.has(b)).sort((a, b) => a - b);
+      const rows = decls.map((d) => {
+        const name = declarationName(d.declaration);
+        const byBid = Object.fromEntries((d.bids || []).map((b) => [Number(b.bid), b]));
+        return `<tr data-declaration="${name}"><th scope="row">${name}</th><td class="mean">${d.mean != null ? Number(d.mean).toFixed(1) : ""}</td>` +
+          bids.map((b) => `<td data-bid="${b}">${byBid[b] ? percent(byBid[b].pMakeCalibrated ?? byBid[b].pMake) : ""}</td>`).join("") + "</tr>";
+      }).join("");
+      box.innerHTML = `<h2>Bid advice</h2><p id="advice-recommendation"><b>${esc(recommendationWords(advice))}</b></p>` +
+        `<p class="note" id="advice-note" data-deals="${advice.deals ?? 0}">P(make) per declaration at the bids on offer, over ${advice.deals ?? 0} random deals of the other tiles (seed ${advice.seed ?? 0}).</p>` +
+        `<div class="scroll" tabindex="0" role="region" aria-label="P(make) per declaration and bid"><table id="advice-table"><thead><tr><th scope="col">trump</th><th scope="col">mean</th>${bids.map((b) => `<th scope="col">${b}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></div>`;
+      document.body.dataset.advice = "shown";
+    } catch (err) {
+      box.hidden = true;
+      document.body.dataset.advice = "error";
+      showError(err);
+    }
+  }
+
+  // ------------------------------------------------------- start, load, share
+
+  function readSettings() {
+    const kind = document.querySelector("input[name='game']:checked").value;
+    const game = kind === "42" ? "42" : "moon";
+    const n = kind === "moon3" ? 3 : 4;
+    let seat = $("seat").value;
+    if (n === 3 && seat === "W") seat = "S";
+    let shaker = $("first-shaker").value;
+    if (n === 3 && shaker === "W") shaker = "N";
+    const seedText = $("game-seed").value.trim();
+    const gameSeed = seedText === "" ? null : Number(seedText);
+    const rules = {};
+    if (game === "42") {
+      if ($("all-pass-42").value !== "forced") rules.all_pass = $("all-pass-42").value;
+      if ($("splash").checked) rules.splash = true;
+      if ($("nello-min").value !== "2") rules.nello_min_marks = Number($("nello-min").value);
+    } else {
+      if ($("all-pass-moon").value !== "forced") rules.all_pass = $("all-pass-moon").value;
+      if ($("min-bid").value !== "4") rules.min_bid = Number($("min-bid").value);
+      if ($("score").value !== "points") rules.score = $("score").value;
+    }
+    const random = new Uint32Array(1);
+    crypto.getRandomValues(random);
+    return {
+      game, players: n, seat, shaker, rules, gameSeed, bot: $("bot").value,
+      pause: Math.max(0, Number($("pause").value) || 0),
+      botSeed: gameSeed != null ? gameSeed : random[0] % 1000000,
+    };
+  }
+
+  function syncSetup() {
+    const kind = document.querySelector("input[name='game']:checked").value;
+    document.querySelector(".rules-42").hidden = kind !== "42";
+    document.querySelector(".rules-moon").hidden = kind === "42";
+    for (const id of ["seat", "first-shaker"]) {
+      const west = $(id).querySelector("option[value='W']");
+      west.disabled = kind === "moon3";
+      if (kind === "moon3" && $(id).value === "W") $(id).value = id === "seat" ? "S" : "N";
+    }
+  }
+
+  async function startGame(event) {
+    event?.preventDefault();
+    const s = readSettings();
+    state.settings = s;
+    state.record = { game: s.game, rules: s.rules, first_shaker: s.shaker, hands: [] };
+    if (s.game === "moon") state.record = { game: "moon", players: s.players, rules: s.rules, first_shaker: s.shaker, hands: [] };
+    state.pad = null;
+    state.seeds = [];
+    state.whos = [];
+    state.progress = [];
+    state.actions = 0;
+    $("final").hidden = true;
+    $("setup").hidden = true;
+    $("game").hidden = false;
+    $("log").innerHTML = "";
+    history.replaceState(null, "", location.pathname);
+    await startHand();
+  }
+
+  function download() {
+    const text = JSON.stringify(finishedRecord(), null, 2) + "\n";
+    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    const a = el("a", { href: url, download: `texas42-game-${state.record.game}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  }
+
+  const toBase64Url = (text) => btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const fromBase64Url = (text) => new TextDecoder().decode(Uint8Array.from(
+    atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)));
+
+  async function copyLink() {
+    const link = `${location.origin}${location.pathname}#game=${toBase64Url(JSON.stringify(finishedRecord()))}`;
+    $("status").textContent = "A link to this game is in the address bar" + (navigator.clipboard ? " and on the clipboard." : ".");
+    history.replaceState(null, "", link);
+    try { await navigator.clipboard?.writeText(link); } catch (err) { /* no clipboard: the address bar has it */ }
+  }
+
+  /** A finished (or part-played) game record, to replay and analyse its hands. */
+  async function loadRecord(text) {
+    clearError();
+    let doc;
+    try {
+      doc = JSON.parse(text);
+    } catch (err) {
+      showError({ method: "record", message: `not valid JSON: ${err.message}` });
+      return;
+    }
+    const record = { game: doc.game === "moon" ? "moon" : "42", rules: doc.rules || {}, first_shaker: doc.first_shaker, hands: doc.hands || [] };
+    if (doc.players) record.players = doc.players;
+    if (record.game === "moon" && !record.players) record.players = Object.keys(doc.hands?.[0]?.hands || {}).length === 3 ? 3 : 4;
+    const previous = { record: state.record, settings: state.settings };
+    state.run++;
+    state.record = record;
+    state.live = null;
+    state.settings = { ...(state.settings || {}), seat: state.settings?.seat || "S", game: record.game, players: players() };
+    try {
+      state.pad = await rpc("CheckGame", { record: recordToProto(record) });
+    } catch (err) {
+      Object.assign(state, previous);
+      showError(err);
+      return;
+    }
+    state.seeds = [];
+    state.whos = record.hands.map(ownersOf);
+    state.progress = [];
+    // Each hand's tricks, winners and points as the service counts them.
+    for (let k = 0; k < record.hands.length; k++) {
+      if (!record.hands[k].contract) continue;
+      const prefix = { ...record, hands: record.hands.slice(0, k + 1) };
+      const check = await rpc("CheckGame", { record: recordToProto(prefix) });
+      state.progress[k] = check.progress;
+    }
+    $("setup").hidden = true;
+    $("game").hidden = false;
+    $("load-panel").hidden = true;
+    $("load-toggle").setAttribute("aria-expanded", "false");
+    $("log").innerHTML = "";
+    state.check = null;
+    setPhase(state.pad.winner != null ? "game-over" : "review");
+    announce(`Loaded a game of ${record.hands.length} hand${record.hands.length === 1 ? "" : "s"}.`);
+    drawTable();
+    drawChoices();
+    drawPad();
+    $("download").disabled = false;
+    $("copy-link").disabled = false;
+    if (record.hands.length) await showHand(record.hands.length - 1);
+    if (state.pad.winner != null) showFinal();
+    else $("status").textContent = "A game in progress: pick a hand on the score pad to see it.";
+  }
+
+  function init() {
+    document.querySelectorAll("input[name='game']").forEach((r) => r.addEventListener("change", syncSetup));
+    syncSetup();
+    $("setup").addEventListener("submit", startGame);
+    $("new-game").addEventListener("click", () => {
+      state.run++;
+      state.live = null;
+      setPhase("setup");
+      $("game").hidden = true;
+      $("setup").hidden = false;
+      $("seat").focus();
+    });
+    $("next-hand").addEventListener("click", () => startHand());
+    $("hint-button").addEventListener("click", askHint);
+    $("advice-button").addEventListener("click", askAdvice);
+    $("download").addEventListener("click", download);
+    $("copy-link").addEventListener("click", copyLink);
+    $("load-toggle").addEventListener("click", () => {
+      const show = $("load-panel").hidden;
+      $("load-panel").hidden = !show;
+      $("load-toggle").setAttribute("aria-expanded", String(show));
+      if (show) $("load-input").focus();
+    });
+    $("load-go").addEventListener("click", () => loadRecord($("load-input").value));
+    $("load-file").addEventListener("change", async () => {
+      const file = $("load-file").files[0];
+      if (file) await loadRecord(await file.text());
+    });
+    $("replay-button").addEventListener("click", () => {
+      const show = $("replay").hidden;
+      $("replay").hidden = !show;
+      $("replay-button").setAttribute("aria-expanded", String(show));
+      if (show) replayTo(0);
+    });
+    $("replay-first").addEventListener("click", () => replayTo(0));
+    $("replay-back").addEventListener("click", () => replayTo(state.shown.step - 1));
+    $("replay-forward").addEventListener("click", () => replayTo(state.shown.step + 1));
+    $("replay-last").addEventListener("click", () => replayTo(Infinity));
+    $("replay").addEventListener("keydown", (event) => {
+      const moves = { ArrowLeft: -1, ArrowRight: 1 };
+      if (event.key in moves) { event.preventDefault(); replayTo(state.shown.step + moves[event.key]); }
+      else if (event.key === "Home") { event.preventDefault(); replayTo(0); }
+      else if (event.key === "End") { event.preventDefault(); replayTo(Infinity); }
+    });
+    T42Play.state = () => ({ phase: state.phase, record: state.record, live: state.live, check: state.check, pad: state.pad });
+    T42Play.finishedRecord = () => finishedRecord();
+    // The bots of the game from the next bot turn on (rule, advice, random).
+    T42Play.setBot = (bot) => { state.settings.bot = bot; };
+    T42Play.handSeed = handSeed;
+    document.body.dataset.ready = "1";
+    const match = location.hash.match(/^#game=([A-Za-z0-9_-]+)/);
+    if (match) {
+      let text = "";
+      try { text = fromBase64Url(match[1]); } catch (err) { text = "not base64"; }
+      loadRecord(text);
+    }
+  }
+
+  init();
+})();

@@ -1,0 +1,517 @@
+"""The game page (play.html) in a real headless Chromium: a person plays whole games
+against the bots of a real `t42 serve --http-port 0`.
+
+The page holds no rules and sees no hidden hand: the deal travels as the server's sealed
+token. The tests play seeded games to the end at a desktop and a phone size (clicks in
+one, the keyboard in the other), check the hint and the bid advice against the Python
+API for the same view and seed, the score pad against CheckGame and `read_game` on the
+downloaded record, and that no network answer during a hand holds a tile of a hidden
+hand. Screenshots go to ``test-artifacts/web-play/`` (or ``$T42_ARTIFACTS``). Skipped,
+with the reason, when Playwright, Chromium or axe-core is missing. About a minute.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import shutil
+import statistics
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from server.launcher import ServerProcess
+from solver import advise, hint, read_game
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                  "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"]
+SERVICE = "/texas42.v1.HintService/"
+SEAT_WORD = {"N": "NORTH", "E": "EAST", "S": "SOUTH", "W": "WEST"}
+TILE = re.compile(r'"(\d-\d)"')
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+# The states in which the page waits for the person (or is done).
+SETTLED = ",".join(f"body[data-busy='0'][data-state='{s}']"
+                   for s in ("call", "declare", "discard", "play", "hand-over", "game-over",
+                             "error"))
+
+
+def _chromium() -> str:
+    path = os.environ.get("T42_CHROMIUM") or shutil.which("chromium") or \
+        shutil.which("chromium-browser")
+    if not path:
+        pytest.skip("no chromium on this machine (apt-get install chromium; .ci/run does)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def artifacts() -> Path:
+    directory = Path(os.environ.get("T42_ARTIFACTS", ROOT / "test-artifacts")) / "web-play"
+    directory.mkdir(parents=True, exist_ok=True)
+    print(f"\ngame page screenshots: {directory}")
+    return directory
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="playwright is not installed (pip install -e '.[test]')")
+    executable = _chromium()
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def web_server():
+    with ServerProcess("--workers", "2", "--http-port", "0") as proc:
+        yield proc
+
+
+class Table:
+    """A page of the game, with every Connect answer it got, in order."""
+
+    def __init__(self, browser, server, viewport: dict) -> None:
+        self.context = browser.new_context(viewport=viewport, accept_downloads=True)
+        self.page = self.context.new_page()
+        self.base = f"http://127.0.0.1:{server.http_port}/"
+        self.errors: list[str] = []
+        self.answers: list[tuple[str, dict, dict]] = []  # (method, request, answer)
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.on("response", self._response)
+
+    def _response(self, response) -> None:
+        if SERVICE not in response.url:
+            return
+        method = response.url.rsplit("/", 1)[1]
+        request = json.loads(response.request.post_data or "{}")
+        try:
+            answer = json.loads(response.text())
+        except Exception:  # noqa: BLE001 - an answer without a body: nothing to check
+            answer = {}
+        self.answers.append((method, request, answer))
+
+    def open(self, fragment: str = "") -> None:
+        self.page.goto(self.base + "play.html" + fragment)
+        self.page.wait_for_selector("body[data-ready='1']")
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, self.errors
+
+
+@pytest.fixture
+def table(browser, web_server):
+    tables: list[Table] = []
+
+    def make(viewport: dict) -> Table:
+        t = Table(browser, web_server, viewport)
+        tables.append(t)
+        return t
+    yield make
+    for t in tables:
+        t.close()
+
+
+def connect(server, method: str, body: dict) -> dict:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.http_port}{SERVICE}{method}", data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def record_message(record: dict) -> dict:
+    from google.protobuf import json_format
+
+    from server.game_convert import record_from_json
+    return json_format.MessageToDict(record_from_json(record))
+
+
+def js_percent(p: float) -> str:
+    return f"{int(p * 100 + 0.5)}%"
+
+
+def start(t: Table, *, seed: int, bot: str, game: str = "42", seat: str = "S") -> None:
+    page = t.page
+    page.evaluate("() => { T42Play.hintOptions = {deals: 30, seed: 42};"
+                  " T42Play.adviceOptions = {deals: 20, seed: 42}; }")
+    page.check(f"input[name='game'][value='{game}']")
+    page.select_option("#seat", seat)
+    page.select_option("#bot", bot)
+    page.fill("#game-seed", str(seed))
+    page.fill("#pause", "0")
+    page.click("#start")
+
+
+def settle(page) -> str:
+    page.wait_for_selector(SETTLED, timeout=120_000)
+    return page.get_attribute("body", "data-state")
+
+
+def fits(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), \
+        page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+
+
+def shot(t: Table, artifacts: Path, name: str, phone: bool) -> None:
+    if phone:
+        fits(t.page)
+    t.page.screenshot(path=str(artifacts / f"{name}-{'phone' if phone else 'desktop'}.png"),
+                      full_page=True)
+
+
+def check_advice(t: Table) -> None:
+    """The bid advice shown is `advise` for the person's tiles, the calls so far, the
+    same deals and seed."""
+    page = t.page
+    page.click("#advice-button")
+    page.wait_for_selector("body[data-advice='shown']")
+    st = page.evaluate("T42Play.state()")
+    options = page.evaluate("T42Play.adviceOptions")
+    hand = st["record"]["hands"][-1]
+    me = page.input_value("#seat")
+    auction = [{"seat": c["seat"], "bid": 168 if c["bid"] == "plunge" else
+                84 if c["bid"] == "splash" else c["bid"]} for c in hand["auction"]]
+    a = advise(st["live"]["mine"], me, auction=auction or None, deals=options["deals"],
+               seed=options["seed"])
+    rec = a.recommendation
+    shown = page.inner_text("#advice-recommendation")
+    if rec.bid is None or rec.declaration is None:
+        assert shown == "pass"
+    else:
+        assert shown.startswith(str(rec.bid) if rec.bid < 42 else f"{rec.bid // 42} mark")
+        assert rec.declaration in shown
+        assert js_percent(rec.chance.made / rec.chance.deals) in shown
+    assert f"over {a.deals} random deals" in page.inner_text("#advice-note")
+    cells = 0
+    for d in a.declarations:
+        row = page.query_selector(f"#advice-table tr[data-declaration='{d.declaration}']")
+        assert row is not None, d.declaration
+        for chance in d.bids:
+            cell = row.query_selector(f"td[data-bid='{chance.bid}']")
+            if cell is not None:
+                assert cell.inner_text() == js_percent(chance.made / chance.deals)
+                cells += 1
+    assert cells > 0
+
+
+def check_hint(t: Table) -> None:
+    """The hint shown is `hint` for the person's view, the same deals and seed."""
+    page = t.page
+    page.click("#hint-button")
+    page.wait_for_selector("body[data-hint='shown']")
+    st = page.evaluate("T42Play.state()")
+    options = page.evaluate("T42Play.hintOptions")
+    hand = st["record"]["hands"][-1]
+    me = page.input_value("#seat")
+    view = {"seat": me, "hands": {me: st["live"]["mine"]}, "contract": hand["contract"],
+            "plays": hand["plays"]}
+    h = hint(view, deals=options["deals"], seed=options["seed"])
+    rows = page.query_selector_all("#hint-table tbody tr")
+    shown = {r.get_attribute("data-tile"): (r.query_selector(".p-make").inner_text(),
+                                            float(r.query_selector(".mean").inner_text()))
+             for r in rows}
+    assert set(shown) == set(h.moves)
+    for tile, move in h.moves.items():
+        assert shown[tile][0] == js_percent(move.p_make)
+        assert abs(shown[tile][1] - move.mean) <= 0.05 + 1e-9
+    note = page.inner_text("#hint-note")
+    if h.method == "sampled":
+        assert f"{h.deals} of {h.count:,} consistent deals, sampled (seed {h.seed})" in note
+    else:
+        assert f"all {h.count:,} consistent deals (exact)" in note
+    best = {r.get_attribute("data-tile") for r in page.query_selector_all("#hint-table tr.best")}
+    assert best == set(h.best)
+
+
+def act(t: Table, state: str, keyboard: bool, hand_no: int) -> None:
+    """The person's move: a call (pass when it may, else the lowest bid; in every third
+    hand the lowest bid), the first declaration, the first tile to lay away, the first
+    legal tile; by click or by keyboard."""
+    page = t.page
+    done = int(page.get_attribute("body", "data-actions"))
+    _act(t, state, keyboard, hand_no)
+    # Each move of the person counts once the page has taken it (the state may come
+    # back to the same one at once: the person leads the next trick).
+    page.wait_for_function(f"Number(document.body.dataset.actions) > {done}")
+
+
+def _act(t: Table, state: str, keyboard: bool, hand_no: int) -> None:
+    page = t.page
+    if state == "call":
+        buttons = page.query_selector_all("#calls button")
+        bids = [b.get_attribute("data-bid") for b in buttons]
+        want = "pass" if "pass" in bids and hand_no % 3 != 1 else \
+            next(b for b in bids if b != "pass")
+        target = f"#calls button[data-bid='{want}']"
+    elif state in ("declare", "discard"):
+        if state == "discard" and not page.query_selector("#discard-tiles button.chosen"):
+            tile = page.query_selector("#discard-tiles button")
+            tile.click() if not keyboard else (tile.focus(), page.keyboard.press("Enter"))
+            page.wait_for_selector("#discard-tiles button.chosen")
+        target = "#declarations button:not([disabled])"
+    else:
+        target = "#my-hand button.legal:not([disabled])"
+    if not keyboard:
+        page.click(target)
+        return
+    # Tab from the table into the choices, as a person with a keyboard would.
+    page.focus("#table")
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"document.activeElement.matches(\"{target}\")"):
+            break
+    else:
+        raise AssertionError(f"Tab never reached {target}")
+    if state == "play":
+        # Arrows move among the legal tiles only; the last one wraps to the first.
+        legal = page.query_selector_all(target)
+        if len(legal) > 1:
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("ArrowLeft")
+        assert page.evaluate("document.activeElement.classList.contains('legal')")
+    page.keyboard.press("Enter")
+
+
+def check_hand_end(t: Table, web_server) -> None:
+    """The hand's analysis: a row per play (costs as AnalyzeHand gives them), bid advice
+    beside every call, and the replay with all hands open."""
+    page = t.page
+    page.wait_for_selector("body[data-analysis='shown'][data-busy='0']")
+    st = page.evaluate("T42Play.state()")
+    hand = st["record"]["hands"][-1]
+    assert set(hand["hands"]) >= {"N", "E", "S"}
+    rows = page.query_selector_all("#call-advice tbody tr")
+    assert len(rows) == len(hand["auction"])
+    assert all(r.get_attribute("data-advice") for r in rows)
+    assert "Deal seed" in page.inner_text("#seed-note")
+    if hand.get("contract"):
+        assert len(page.query_selector_all("#analysis tbody tr")) == len(hand["plays"])
+        page.click("#replay-button")
+        page.wait_for_selector("body[data-replay-step='0']")
+        page.click("#replay-forward")
+        page.wait_for_selector("body[data-replay-step='1']")
+        # Every seat's tiles are face up in the replay.
+        faces = page.query_selector_all("#replay-table .seat .tile")
+        assert len(faces) == 7 * len(hand["hands"]) - 1
+
+
+def play_game(t: Table, web_server, artifacts: Path, *, phone: bool, keyboard: bool,
+              advice_hands: int = 1) -> dict:
+    """Plays the game to its end; returns the downloaded record."""
+    page = t.page
+    hand_no = 1
+    advised = hinted = False
+    shots = set()
+    while True:
+        state = settle(page)
+        assert state != "error", page.inner_text("#error")
+        if state == "call" and not advised:
+            check_advice(t)
+            shot(t, artifacts, "1-auction", phone)
+            advised = True
+        if state == "play" and not hinted:
+            check_hint(t)
+            shot(t, artifacts, "2-play-hint", phone)
+            hinted = True
+        if state in ("call", "declare", "discard", "play"):
+            act(t, state, keyboard, hand_no)
+            continue
+        check_hand_end(t, web_server)
+        if "3-hand-end" not in shots:
+            shot(t, artifacts, "3-hand-end", phone)
+            shots.add("3-hand-end")
+        if state == "game-over":
+            break
+        if hand_no == advice_hands:
+            page.evaluate("T42Play.setBot('rule')")
+        hand_no += 1
+        page.click("#next-hand")
+        page.wait_for_selector(f"body[data-hand='{hand_no}']")
+    page.wait_for_selector("#final:not([hidden])")
+    shot(t, artifacts, "4-final", phone)
+    with page.expect_download() as download:
+        page.click("#download")
+    return json.loads(Path(download.value.path()).read_text())
+
+
+def check_pad(t: Table, web_server, record: dict) -> None:
+    """The score pad is CheckGame's on the downloaded record, and `read_game`'s."""
+    game = read_game(record)
+    assert game.winner is not None
+    answer = connect(web_server, "CheckGame", {"record": record_message(record)})
+    assert answer["winner"] == game.winner
+    rows = t.page.query_selector_all("#score-pad tbody tr")
+    assert len(rows) == len(answer["hands"]) == len(record["hands"])
+    for row, result, hand in zip(rows, answer["hands"], game.hands):
+        shown = {c.get_attribute("data-key"): int(c.inner_text())
+                 for c in row.query_selector_all("td[data-key]")}
+        assert shown == {k: result.get("score", {}).get(k, 0) for k in shown}
+        assert shown == {k: hand.score.get(k, 0) for k in shown}
+        text = row.inner_text()
+        if hand.made is not None:
+            assert ("made" if hand.made else "set") in text
+    assert f"{game.winner} wins" in t.page.inner_text("#final")
+    assert game.score == answer["score"]
+
+
+def _tiles(data) -> set[str]:
+    """Every tile named in a request or an answer: of a record only its last hand (the
+    earlier ones are revealed), the sealed token left out."""
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k != "sealed"}
+        if "record" in data:
+            data["record"] = (data["record"].get("hands") or [{}])[-1]
+        if "score" in data and "hands" in data:  # a score pad: the last hand is the one in play
+            data["hands"] = data["hands"][-1:]
+    return set(TILE.findall(json.dumps(data)))
+
+
+def check_nothing_hidden(t: Table, record: dict, me: str) -> None:
+    """From a hand's deal to its reveal, no request or answer names a tile of another
+    seat's hand (or the widow) that has not been played yet."""
+    hand_index = -1
+    live = False
+    played: set[str] = set()
+    checked = 0
+    for method, request, answer in t.answers:
+        if method == "DealHand":
+            hand_index = len(request["record"].get("hands", []))
+            live, played, mine = True, set(), set(answer["hand"])
+            full = record["hands"][hand_index]
+            hidden = {tile for seat, tiles in full["hands"].items() if seat != me
+                      for tile in tiles} | ({full["widow"]} if full.get("widow") else set())
+            assert _tiles(answer) <= mine
+            continue
+        if method == "RevealHand":
+            live = False
+            continue
+        if not live:
+            continue
+        assert method in ("CheckGame", "NextAction", "Hint", "BidAdvice", "TakeWidow"), method
+        hand = (request.get("record") or {}).get("hands", [{}])[-1:] or [{}]
+        played |= set(hand[0].get("plays", [])) | set(request.get("view", {}).get("plays", []))
+        assert not hand[0].get("hands") or set(hand[0]["hands"]) <= {
+            {"N": "north", "E": "east", "S": "south", "W": "west"}[me]}
+        if method == "NextAction" and answer.get("action") == "GAME_ACTION_PLAY":
+            played.add(answer["tile"])
+        if method == "TakeWidow" or answer.get("next") == {
+                "seat": f"SEAT_{SEAT_WORD[me]}", "action": "GAME_ACTION_DISCARD"}:
+            played |= _tiles(answer)  # the person won the auction: the widow is theirs
+        leaked = (_tiles(request) | _tiles(answer)) & hidden - played
+        assert not leaked, (method, leaked, hand_index)
+        checked += 1
+    assert checked > 20
+
+
+def bot_median(t: Table) -> dict[str, float]:
+    timings = t.page.evaluate("T42Play.timings")
+    out = {}
+    for bot in sorted({x["bot"] for x in timings}):
+        ms = [x["ms"] for x in timings if x["bot"] == bot]
+        out[bot] = statistics.median(ms)
+        print(f"\nbot {bot}: median {out[bot]:.0f} ms from its turn to its call or play on the "
+              f"page, over {len(ms)} turns (max {max(ms):.0f} ms)")
+    return out
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_whole_seeded_game(table, web_server, artifacts, size):
+    phone = size == "phone"
+    t = table(PHONE if phone else DESKTOP)
+    t.open()
+    start(t, seed=7 if phone else 3, bot="advice")
+    record = play_game(t, web_server, artifacts, phone=phone, keyboard=phone)
+    check_pad(t, web_server, record)
+    check_nothing_hidden(t, record, "S")
+    medians = bot_median(t)
+    assert medians["rule"] < 1000
+    assert medians["advice"] < 1000
+
+    # The same game in a link: the page loads it to replay and analyse its hands.
+    other = table(PHONE if phone else DESKTOP)
+    fragment = "#game=" + base64.urlsafe_b64encode(json.dumps(record).encode()).decode().rstrip("=")
+    other.open(fragment)
+    other.page.wait_for_selector("body[data-state='game-over'][data-analysis='shown'][data-busy='0']")
+    check_pad(other, web_server, record)
+    assert not other.answers or all(m in ("CheckGame", "AnalyzeHand", "BidAdvice")
+                                    for m, _, _ in other.answers)
+
+
+def test_the_same_game_seed_deals_the_same_hands(table, web_server):
+    """Hand k's deal comes from the game seed: two pages with one seed get one deal."""
+    hands = []
+    for _ in range(2):
+        t = table(DESKTOP)
+        t.open()
+        start(t, seed=11, bot="rule")
+        settle(t.page)
+        hands.append(t.page.evaluate("T42Play.state().live.mine"))
+        assert hands[-1] and len(hands[-1]) == 7
+    assert hands[0] == hands[1]
+
+
+def test_moon_three_players_is_played_to_the_end(table, web_server, artifacts):
+    """Three-player Moon: the widow and the discard; a bot's discard stays hidden."""
+    t = table(DESKTOP)
+    t.open()
+    start(t, seed=5, bot="rule", game="moon3", seat="N")
+    page = t.page
+    hand_no = 1
+    while True:
+        state = settle(page)
+        assert state != "error", page.inner_text("#error")
+        if state in ("call", "declare", "discard", "play"):
+            act(t, state, False, hand_no)
+            continue
+        page.wait_for_selector("body[data-analysis='shown'][data-busy='0']")
+        if state == "game-over" or hand_no >= 4:
+            break
+        hand_no += 1
+        page.click("#next-hand")
+        page.wait_for_selector(f"body[data-hand='{hand_no}']")
+    record = page.evaluate("T42Play.finishedRecord()")
+    game = read_game(record)
+    assert len(game.hands) == hand_no
+    assert any(h.get("widow") for h in record["hands"])
+    check_nothing_hidden(t, record, "N")
+    page.screenshot(path=str(artifacts / "5-moon.png"), full_page=True)
+
+
+def test_no_serious_accessibility_violation(table, web_server):
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright",
+                                     reason="axe-playwright-python is not installed "
+                                            "(pip install -e '.[test]')")
+    t = table(DESKTOP)
+    t.open()
+    axe = axe_module.Axe()
+
+    def serious() -> list[str]:
+        results = axe.run(t.page)
+        return [f"{v['id']}: {v['help']} {[n['target'] for n in v['nodes']]}"
+                for v in results.response["violations"]
+                if v.get("impact") in ("serious", "critical")]
+    assert serious() == []  # the setup form
+    start(t, seed=3, bot="rule")
+    state = settle(t.page)
+    assert state == "call"
+    assert serious() == []  # the auction
+    while state != "play":
+        act(t, state, False, 1)
+        state = settle(t.page)
+    check_hint(t)
+    assert serious() == []  # the play, with a hint
+    while state not in ("hand-over", "game-over"):
+        act(t, state, False, 1)
+        state = settle(t.page)
+    t.page.wait_for_selector("body[data-analysis='shown'][data-busy='0']")
+    t.page.click("#replay-button")
+    t.page.wait_for_selector("body[data-replay-step='0']")
+    assert serious() == []  # the hand's analysis and its replay
