@@ -425,19 +425,19 @@ def test_shipped_calibration_map_is_monotone_and_respects_its_bins():
     from solver.hidden.calibration import bid_calibration
 
     cal = bid_calibration()
-    assert cal.source["hands"] == 326 and cal.source["seed"] == 1
+    assert (cal.source["hands"], cal.source["seed"], cal.source["mode"]) == (881, 7, "games")
     grid = [cal(k / 1000) for k in range(1001)]
     assert all(0.0 <= a <= b <= 1.0 for a, b in zip(grid, grid[1:]))
-    assert cal(0.0) == 0.0 and cal(1.0) == cal(0.94) == pytest.approx(59 / 75)
+    assert cal(0.0) == 0.0 and cal(1.0) == cal(0.9495) == pytest.approx(308 / 386)
     # Each bin's own rate at its mean prediction, but for the two bins whose rates
-    # fall (0.4-0.5: 4 of 15, 0.5-0.6: 7 of 30), which pool to 11 of 45.
-    for predicted, made, count in [(0.65, 19, 43), (0.75, 38, 79), (0.85, 48, 83),
-                                   (0.94, 59, 75), (0.31, 0, 1)]:
+    # fall (0.3-0.4: 5 of 10, 0.4-0.5: 5 of 27), which pool to 10 of 37.
+    for predicted, made, count in [(0.5474, 25, 58), (0.6556, 48, 86), (0.7473, 65, 114),
+                                   (0.8552, 113, 198), (0.9495, 308, 386), (0.19, 0, 1),
+                                   (0.26, 0, 1)]:
         assert cal(predicted) == pytest.approx(made / count)
-    assert cal(0.52) == pytest.approx(11 / 45)
-    for predicted, made, count in [(0.46, 4, 15), (0.55, 7, 30)]:
-        low, high = wilson_interval(made, count)
-        assert low <= cal(predicted) <= high
+    assert cal((10 * 0.354 + 27 * 0.4441) / 37) == pytest.approx(10 / 37)
+    low, high = wilson_interval(5, 27)
+    assert low <= cal(0.4441) <= high
     with pytest.raises(ValueError):
         cal(1.01)
 
@@ -474,7 +474,7 @@ def test_calibrated_advice_recommends_by_the_calibrated_figure():
     assert reaching and cal.recommendation.bid == max(reaching) == 35
     assert (raw.recommendation.bid, raw.recommendation.declaration) == (84, "doubles")
     doc = cal.to_json()
-    assert doc["p_make_used"] == "calibrated" and doc["calibration"]["hands"] == 326
+    assert doc["p_make_used"] == "calibrated" and doc["calibration"]["hands"] == 881
     bid = doc["declarations"][0]["bids"][0]
     assert bid["p_make_calibrated"] == round(mapping(bid["p_make"]), 6)
     assert "calibration" not in raw.to_json() and "p_make_calibrated" not in \
@@ -489,7 +489,7 @@ def test_cli_calibrated_table_says_so():
     done = t42("bid", *FIVE_DOUBLES, "--deals", "6", "--seed", "2", "--declarations", "fours",
                "--calibrated")
     assert done.returncode == 0, done.stderr
-    assert "P(make) calibrated by play with hidden hands (326 hands, seed 1)" in done.stdout
+    assert "P(make) calibrated by play with hidden hands (881 hands, seed 7)" in done.stdout
     assert "calibrated P(make) by bid" in done.stdout
 
 

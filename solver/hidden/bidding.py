@@ -469,7 +469,7 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     recommendation is settled (see `settled`). ``deadline`` (seconds, >= 0) or
     ``token`` stop the dealing and the searches (`SearchCancelled`). ``calibrated``: map
     every P(make) through the package's measured calibration (double-dummy
-    P(make) against hint bots playing the hand, `solver.hidden.calibration.bid_calibration`)
+    P(make) against the results of games of bots, `solver.hidden.calibration.bid_calibration`)
     and recommend by the calibrated figure (42 only: the table was measured
     on 42 hands); the answer gives both figures and says which it used.
     Raises `PositionError` for bad input.

@@ -133,10 +133,11 @@ BID_CALIBRATION_FILE = "bid_calibration.json"
 
 @functools.lru_cache(maxsize=1)
 def bid_calibration() -> CalibrationMap:
-    """The calibration `advise(..., calibrated=True)` applies: bid advice's P(make)
-    against hint bots playing the hand out (bench/README.md, "Bid advice
-    calibration"), shipped with the package in ``solver/hidden/data``, with its provenance
-    (hands, seed, deals of the advice and of the hints) as the map's ``source``."""
+    """The calibration `advise(..., calibrated=True)` applies: bid advice's P(make) at
+    each hand's winning bid against the contract's result in games of advice bots
+    (bench/README.md, "Bid advice calibration"), shipped with the package in
+    ``solver/hidden/data``, with its provenance (hands, seed, mode, deals of the
+    advice and of the bots' plays, the day) as the map's ``source``."""
     data = json.loads(resources.files("solver.hidden.data").joinpath(BID_CALIBRATION_FILE)
                       .read_text(encoding="utf-8"))
     table = [CalibrationBin(low, high, b["count"], b["made"],
