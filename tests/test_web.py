@@ -4,8 +4,9 @@ The page is served by a real `t42 serve --http-port 0` and talks to it only over
 Connect JSON. The figures it shows are checked against the Python API for the
 same positions. Screenshots of each state go to ``test-artifacts/web/`` (or
 ``$T42_ARTIFACTS``); the path is printed. Skipped, with the reason, when
-Playwright or Chromium is missing. About 17 s (a browser start, a few dozen
-small solves and two small hints).
+Playwright or Chromium is missing. About 3 minutes on the 2-core machine under
+load (a browser start, a page load per test with its analysis and deal table,
+a few hundred small solves, two small hints and four axe passes).
 """
 
 from __future__ import annotations
