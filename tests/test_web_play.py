@@ -85,6 +85,11 @@ class Table:
         self.answers: list[tuple[str, dict, dict]] = []  # (method, request, answer)
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         self.page.on("response", self._response)
+        # Small seeded samples, so that a game is quick (the figures are checked all
+        # the same against the Python API for these deals and seeds).
+        self.page.add_init_script("window.T42Play = {hintOptions: {deals: 30, seed: 42}, "
+                                  "adviceOptions: {deals: 20, seed: 42}, "
+                                  "callAdviceOptions: {deals: 5, seed: 42}};")
 
     def _response(self, response) -> None:
         if SERVICE not in response.url:
@@ -140,8 +145,6 @@ def js_percent(p: float) -> str:
 
 def start(t: Table, *, seed: int, bot: str, game: str = "42", seat: str = "S") -> None:
     page = t.page
-    page.evaluate("() => { T42Play.hintOptions = {deals: 30, seed: 42};"
-                  " T42Play.adviceOptions = {deals: 20, seed: 42}; }")
     page.check(f"input[name='game'][value='{game}']")
     page.select_option("#seat", seat)
     page.select_option("#bot", bot)
@@ -456,6 +459,41 @@ def test_the_same_game_seed_deals_the_same_hands(table, web_server):
         hands.append(t.page.evaluate("T42Play.state().live.mine"))
         assert hands[-1] and len(hands[-1]) == 7
     assert hands[0] == hands[1]
+
+
+def test_a_loaded_game_in_progress_goes_on(table, web_server):
+    """A record of the first hand, loaded from a link, is played on from its second hand
+    (dealt with the game seed's second seed)."""
+    t = table(DESKTOP)
+    t.open()
+    start(t, seed=13, bot="rule")
+    page = t.page
+    while (state := settle(page)) not in ("hand-over", "game-over"):
+        act(t, state, False, 2)
+    page.wait_for_selector("body[data-analysis='shown'][data-busy='0']")
+    page.click("#copy-link")
+    page.wait_for_function("location.hash.startsWith('#game=')")
+    fragment = page.evaluate("location.hash")
+    record = page.evaluate("T42Play.finishedRecord()")
+    assert len(record["hands"]) == 1
+
+    other = table(DESKTOP)
+    other.open(fragment)
+    other.page.wait_for_selector("body[data-state='review'][data-analysis='shown'][data-busy='0']")
+    assert other.page.evaluate("T42Play.finishedRecord()") == record
+    other.page.click("#continue-game")
+    other.page.fill("#game-seed", "13")
+    other.page.select_option("#bot", "rule")
+    other.page.fill("#pause", "0")
+    other.page.click("#start")
+    other.page.wait_for_selector("body[data-hand='2']")
+    settle(other.page)
+    deal = [a for m, _, a in other.answers if m == "DealHand"]
+    assert len(deal) == 1
+    page.click("#next-hand")
+    page.wait_for_selector("body[data-hand='2']")
+    settle(page)
+    assert page.evaluate("T42Play.state().live.mine") == deal[0]["hand"]
 
 
 def test_moon_three_players_is_played_to_the_end(table, web_server, artifacts):

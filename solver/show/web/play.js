@@ -38,6 +38,8 @@
   // The hint and bid advice: modest seeded samples, quick and repeatable.
   T42Play.hintOptions = T42Play.hintOptions || { deals: 50, seed: 42 };
   T42Play.adviceOptions = T42Play.adviceOptions || { deals: 50, seed: 42 };
+  // The advice shown beside every call once a hand is over (four or more at once).
+  T42Play.callAdviceOptions = T42Play.callAdviceOptions || { deals: 24, seed: 42 };
   // The bots' deals (advice bot): NextAction's advice_deals and hint_deals.
   T42Play.botOptions = T42Play.botOptions || {};
   // From a bot's turn to its call or play shown on the page: {ms, bot, action}.
@@ -724,10 +726,10 @@
     const over = state.pad.winner != null;
     setPhase(over ? "game-over" : "hand-over");
     drawAll();
-    await showHand(k);
     $("next-panel").hidden = over;
     if (over) showFinal();
     else $("status").textContent = "Hand over. Read the analysis, then play the next hand.";
+    await showHand(k);
   }
 
   function showFinal() {
@@ -856,7 +858,7 @@
     await Promise.all(calls.map(async (call, i) => {
       const request = {
         hand: hand.hands[call.seat], seat: SEAT_ENUM[call.seat], auction: calls.slice(0, i).map(auctionCall),
-        ...adviceGame(), ...T42Play.adviceOptions,
+        ...adviceGame(), ...T42Play.callAdviceOptions,
       };
       const answer = await rpc("BidAdvice", request);
       const words = recommendationWords(answer.advice);
@@ -1153,7 +1155,12 @@
     $("load-toggle").setAttribute("aria-expanded", "false");
     $("log").innerHTML = "";
     state.check = null;
-    setPhase(state.pad.winner != null ? "game-over" : "review");
+    const going = state.pad.winner == null;
+    setPhase(going ? "review" : "game-over");
+    $("next-panel").hidden = !going;
+    $("next-hand").hidden = going;
+    $("continue-game").hidden = !going;
+    $("continue-note").hidden = !going;
     announce(`Loaded a game of ${record.hands.length} hand${record.hands.length === 1 ? "" : "s"}.`);
     drawTable();
     drawChoices();
@@ -1165,10 +1172,28 @@
     else $("status").textContent = "A game in progress: pick a hand on the score pad to see it.";
   }
 
+  /** A loaded game still going on: its next hand, with the seat and bots of the setup. */
+  function continueGame(event) {
+    event?.preventDefault();
+    const s = readSettings();
+    s.game = state.record.game;
+    s.players = players();
+    if (s.players === 3 && s.seat === "W") s.seat = "S";
+    state.settings = s;
+    state.actions = 0;
+    state.continuing = false;
+    $("next-hand").hidden = false;
+    $("continue-game").hidden = true;
+    $("continue-note").hidden = true;
+    $("setup").hidden = true;
+    $("game").hidden = false;
+    startHand();
+  }
+
   function init() {
     document.querySelectorAll("input[name='game']").forEach((r) => r.addEventListener("change", syncSetup));
     syncSetup();
-    $("setup").addEventListener("submit", startGame);
+    $("setup").addEventListener("submit", (event) => (state.continuing ? continueGame(event) : startGame(event)));
     $("new-game").addEventListener("click", () => {
       state.run++;
       state.live = null;
@@ -1178,6 +1203,23 @@
       $("seat").focus();
     });
     $("next-hand").addEventListener("click", () => startHand());
+    // A loaded game still going on: the setup form, then its next hand.
+    $("continue-game").addEventListener("click", () => {
+      state.continuing = true;
+      $("setup-title").textContent = "Go on with the loaded game";
+      $("start").textContent = "Continue the game";
+      document.querySelectorAll("#setup fieldset").forEach((f) => { f.hidden = true; });
+      $("game").hidden = true;
+      $("setup").hidden = false;
+      $("seat").focus();
+    });
+    $("new-game").addEventListener("click", () => {
+      state.continuing = false;
+      $("setup-title").textContent = "New game";
+      $("start").textContent = "Start the game";
+      document.querySelector("#setup fieldset").hidden = false;
+      syncSetup();
+    });
     $("hint-button").addEventListener("click", askHint);
     $("advice-button").addEventListener("click", askAdvice);
     $("download").addEventListener("click", download);
