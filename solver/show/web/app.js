@@ -6,22 +6,10 @@
 "use strict";
 
 (() => {
-  const SERVICE = "/texas42.v1.HintService/";
-  const SEATS = ["N", "E", "S", "W"];
-  const SEAT_WORD = { N: "North", E: "East", S: "South", W: "West" };
-  const HAND_FIELD = { N: "north", E: "east", S: "south", W: "west" };
-  const SEAT_ENUM = { N: "SEAT_NORTH", E: "SEAT_EAST", S: "SEAT_SOUTH", W: "SEAT_WEST" };
-  const SEAT_OF_ENUM = Object.fromEntries(Object.entries(SEAT_ENUM).map(([k, v]) => [v, k]));
-  const DECLARATION_NAME = {
-    BLANKS: "blanks", ONES: "ones", DEUCES: "deuces", TREYS: "treys", FOURS: "fours",
-    FIVES: "fives", SIXES: "sixes", DOUBLES: "doubles", FOLLOW_ME: "follow-me", NELLO: "nello",
-    SEVENS: "sevens",
-  };
-  // Pip centres in a 3 x 3 grid (column, row) for 0 ... 6 pips.
-  const PIPS = [
-    [], [[1, 1]], [[0, 0], [2, 2]], [[0, 0], [1, 1], [2, 2]], [[0, 0], [2, 0], [0, 2], [2, 2]],
-    [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]],
-  ];
+  const {
+    SEATS, SEAT_WORD, HAND_FIELD, SEAT_ENUM, SEAT_OF_ENUM, TRUMP_OF_ENUM, rpc, post, dominoGeometry,
+    $, el, escapeHtml, toBase64Url, fromBase64Url,
+  } = window.T42Common;
 
   /** Hooks for other views; `hintLabels(position, seat)` -> labels (seat view). */
   const T42 = (window.T42 = window.T42 || {});
@@ -32,7 +20,6 @@
   // {labels: {tile: text}, best: [tiles], note: text}. The default asks the Hint RPC.
   T42.hintLabels = T42.hintLabels || hintFigures;
 
-  const $ = (id) => document.getElementById(id);
   // doc: the canonical SPEC JSON document; position, deal: its Position (every play)
   // and SolveDeal request as proto JSON (both from the server's reader).
   const state = {
@@ -44,41 +31,12 @@
 
   // ---------------------------------------------------------------- service
 
-  class ServiceError extends Error {
-    constructor(data, status) {
-      super(data.message || `HTTP ${status}`);
-      this.code = data.code || "unknown";
-      this.violations = [];
-      for (const detail of data.details || []) {
-        if (detail.type === "google.rpc.BadRequest" && detail.debug) {
-          this.violations.push(...(detail.debug.fieldViolations || []));
-        }
-      }
-    }
-  }
-
-  async function rpc(method, body) {
-    const response = await fetch(SERVICE + method, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    });
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok) throw new ServiceError(data, response.status);
-    return data;
-  }
-
   /**
    * The server's reading of a pasted document (text as pasted: a position or hand record,
    * of JSON Lines the first line): {document, position, record, deal}, or a ServiceError
    * naming the field and the reason, as `t42` would.
    */
-  async function readDocument(text) {
-    const response = await fetch("/document", {
-      method: "POST", headers: { "Content-Type": "text/plain; charset=utf-8" }, body: text,
-    });
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok) throw new ServiceError(data, response.status);
-    return data;
-  }
+  const readDocument = (text) => post("/document", text, "text/plain; charset=utf-8");
 
   // ----------------------------------------------------- the position
 
@@ -118,42 +76,25 @@
   }
 
   function dominoSvg(tile, { horizontal = false, size = 32, label = true } = {}) {
-    const [high, low] = tile.split("-").map(Number);
     const half = size;
-    const w = horizontal ? 2 * half : half;
-    const h = horizontal ? half : 2 * half;
+    const { w, h, line, halves } = dominoGeometry(tile, half, horizontal);
     const parts = [
       `<svg class="domino" data-tile="${tile}" width="${w + 2}" height="${h + 2}" viewBox="-1 -1 ${w + 2} ${h + 2}" ${label ? `role="img" aria-label="${tile}"` : 'aria-hidden="true"'}>`,
       `<rect class="face" x="0" y="0" width="${w}" height="${h}" rx="${half * 0.14}" fill="#fbf7ea" stroke="#2b2b2b" stroke-width="1"/>`,
-      horizontal
-        ? `<line x1="${half}" y1="3" x2="${half}" y2="${h - 3}" stroke="#2b2b2b" stroke-width="1.2"/>`
-        : `<line x1="3" y1="${half}" x2="${w - 3}" y2="${half}" stroke="#2b2b2b" stroke-width="1.2"/>`,
+      `<line x1="${line.x1}" y1="${line.y1}" x2="${line.x2}" y2="${line.y2}" stroke="#2b2b2b" stroke-width="1.2"/>`,
     ];
-    [[high, 0], [low, 1]].forEach(([pips, k]) => {
-      const ox = horizontal ? k * half : 0;
-      const oy = horizontal ? 0 : k * half;
+    for (const { pips, centres } of halves) {
       parts.push(`<g class="half" data-pips="${pips}">`);
-      for (let [col, row] of PIPS[pips]) {
-        if (horizontal) [col, row] = [row, 2 - col];
-        parts.push(`<circle class="pip" cx="${(ox + half * (0.22 + 0.28 * col)).toFixed(1)}" cy="${(oy + half * (0.22 + 0.28 * row)).toFixed(1)}" r="${(half * 0.085).toFixed(1)}" fill="#1f1f1f"/>`);
+      for (const [cx, cy] of centres) {
+        parts.push(`<circle class="pip" cx="${cx}" cy="${cy}" r="${(half * 0.085).toFixed(1)}" fill="#1f1f1f"/>`);
       }
       parts.push("</g>");
-    });
+    }
     parts.push("</svg>");
     return parts.join("");
   }
 
-  function el(tag, attrs = {}, html = "") {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (v != null) node.setAttribute(k, v);
-    }
-    node.innerHTML = html;
-    return node;
-  }
-
   const units = (unit, count) => (count === 1 ? unit.slice(0, -1) : unit);
-  const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
   function remainingTiles(seat, step) {
     const played = new Set(state.plays.slice(0, step));
@@ -395,12 +336,12 @@
     const best = Object.fromEntries((table.best || []).map((b) => [SEAT_OF_ENUM[b.seat], b]));
     const isBest = (seat, declaration) => best[seat]?.declaration === declaration;
     for (const row of table.points || []) {
-      const name = DECLARATION_NAME[row.declaration.replace("DECLARATION_", "")];
+      const name = TRUMP_OF_ENUM[row.declaration];
       body.append(el("tr", { "data-declaration": name }, `<td>${name}</td>` + SEATS.map((s) =>
         `<td class="${isBest(s, row.declaration) ? "best" : ""}">${row[HAND_FIELD[s]] ?? 0}</td>`).join("")));
     }
     for (const row of table.makes || []) {
-      const name = DECLARATION_NAME[row.declaration.replace("DECLARATION_", "")];
+      const name = TRUMP_OF_ENUM[row.declaration];
       body.append(el("tr", { "data-declaration": name }, `<td>${name}</td>` + SEATS.map((s) => {
         const makes = row[HAND_FIELD[s]] === true;
         return `<td class="${isBest(s, row.declaration) ? "best" : makes ? "" : "set"}">${makes ? "makes" : "set"}</td>`;
@@ -514,11 +455,6 @@
     $("paste-panel").hidden = !show;
     $("paste-toggle").setAttribute("aria-expanded", String(show));
   }
-
-  const toBase64Url = (text) => btoa(String.fromCharCode(...new TextEncoder().encode(text)))
-    .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  const fromBase64Url = (text) => new TextDecoder().decode(Uint8Array.from(
-    atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)));
 
   /** The link of this page: #pos=<base64url JSON of the document>&step=<plays shown>. */
   function updateHash() {

@@ -8,30 +8,15 @@
 "use strict";
 
 (() => {
-  const SERVICE = "/texas42.v1.HintService/";
-  const SEATS = ["N", "E", "S", "W"];
-  const SEAT_WORD = { N: "North", E: "East", S: "South", W: "West" };
-  const HAND_FIELD = { N: "north", E: "east", S: "south", W: "west" };
-  const SEAT_ENUM = { N: "SEAT_NORTH", E: "SEAT_EAST", S: "SEAT_SOUTH", W: "SEAT_WEST" };
-  const SEAT_OF_ENUM = Object.fromEntries(Object.entries(SEAT_ENUM).map(([k, v]) => [v, k]));
-  const SEAT_OF_FIELD = Object.fromEntries(Object.entries(HAND_FIELD).map(([k, v]) => [v, k]));
-  const TRUMPS = ["blanks", "ones", "deuces", "treys", "fours", "fives", "sixes", "doubles",
-    "follow-me", "nello", "sevens"];
-  const TRUMP_ENUM = Object.fromEntries(TRUMPS.map((t) =>
-    [t, "DECLARATION_" + t.toUpperCase().replace("-", "_")]));
-  const TRUMP_OF_ENUM = Object.fromEntries(Object.entries(TRUMP_ENUM).map(([k, v]) => [v, k]));
-  const DOUBLES_ENUM = { high: "DOUBLES_OPTION_HIGH", low: "DOUBLES_OPTION_LOW", suit: "DOUBLES_OPTION_SUIT" };
-  const DOUBLES_OF_ENUM = Object.fromEntries(Object.entries(DOUBLES_ENUM).map(([k, v]) => [v, k]));
-  const KIND_ENUM = { standard: "CONTRACT_KIND_STANDARD", plunge: "CONTRACT_KIND_PLUNGE", splash: "CONTRACT_KIND_SPLASH" };
-  const KIND_OF_ENUM = Object.fromEntries(Object.entries(KIND_ENUM).map(([k, v]) => [v, k]));
+  const {
+    SEATS, SEAT_WORD, HAND_FIELD, SEAT_ENUM, SEAT_OF_ENUM, SEAT_OF_FIELD, TRUMP_ENUM,
+    TRUMP_OF_ENUM, DOUBLES_ENUM, DOUBLES_OF_ENUM, KIND_ENUM, KIND_OF_ENUM, dominoGeometry,
+    $, el, escapeHtml: esc, toBase64Url, fromBase64Url,
+  } = window.T42Common;
   const ACTION_OF_ENUM = {
     GAME_ACTION_CALL: "call", GAME_ACTION_DECLARE: "declare", GAME_ACTION_DISCARD: "discard",
     GAME_ACTION_PLAY: "play",
   };
-  const PIPS = [
-    [], [[1, 1]], [[0, 0], [2, 2]], [[0, 0], [1, 1], [2, 2]], [[0, 0], [2, 0], [0, 2], [2, 2]],
-    [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]],
-  ];
 
   /** Options a test or a curious player may change (window.T42Play). */
   const T42Play = (window.T42Play = window.T42Play || {});
@@ -45,7 +30,6 @@
   // From a bot's turn to its call or play shown on the page: {ms, bot, action}.
   T42Play.timings = [];
 
-  const $ = (id) => document.getElementById(id);
   const state = {
     settings: null, // {game, players, seat, bot, pause, gameSeed, botSeed}
     record: null, // the SPEC game record: finished hands whole, the hand in play partly
@@ -61,20 +45,6 @@
 
   // ---------------------------------------------------------------- service
 
-  class ServiceError extends Error {
-    constructor(data, status, method) {
-      super(data.message || `HTTP ${status}`);
-      this.method = method;
-      this.code = data.code || "unknown";
-      this.violations = [];
-      for (const detail of data.details || []) {
-        if (detail.type === "google.rpc.BadRequest" && detail.debug) {
-          this.violations.push(...(detail.debug.fieldViolations || []));
-        }
-      }
-    }
-  }
-
   let inFlight = 0;
   function setBusy(delta) {
     inFlight += delta;
@@ -84,12 +54,7 @@
   async function rpc(method, body) {
     setBusy(1);
     try {
-      const response = await fetch(SERVICE + method, {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-      });
-      const data = await response.json().catch(() => ({}));
-      if (!response.ok) throw new ServiceError(data, response.status, method);
-      return data;
+      return await T42Common.rpc(method, body);
     } finally {
       setBusy(-1);
     }
@@ -212,38 +177,19 @@
   // ---------------------------------------------------------------- drawing
 
   function dominoSvg(tile, { horizontal = false } = {}) {
-    const [high, low] = tile.split("-").map(Number);
-    const half = 32;
-    const w = horizontal ? 2 * half : half;
-    const h = horizontal ? half : 2 * half;
+    const { w, h, line, halves } = dominoGeometry(tile, 32, horizontal);
     const parts = [
       `<svg class="domino${horizontal ? " across" : ""}" viewBox="-1 -1 ${w + 2} ${h + 2}" aria-hidden="true" focusable="false">`,
       `<rect class="face" x="0" y="0" width="${w}" height="${h}" rx="4.5"/>`,
-      horizontal ? `<line x1="${half}" y1="3" x2="${half}" y2="${h - 3}"/>`
-        : `<line x1="3" y1="${half}" x2="${w - 3}" y2="${half}"/>`,
+      `<line x1="${line.x1}" y1="${line.y1}" x2="${line.x2}" y2="${line.y2}"/>`,
     ];
-    [[high, 0], [low, 1]].forEach(([pips, k]) => {
-      const ox = horizontal ? k * half : 0;
-      const oy = horizontal ? 0 : k * half;
-      for (let [col, row] of PIPS[pips]) {
-        if (horizontal) [col, row] = [row, 2 - col];
-        parts.push(`<circle cx="${(ox + half * (0.22 + 0.28 * col)).toFixed(1)}" cy="${(oy + half * (0.22 + 0.28 * row)).toFixed(1)}" r="2.7"/>`);
-      }
-    });
+    for (const { centres } of halves) {
+      for (const [cx, cy] of centres) parts.push(`<circle cx="${cx}" cy="${cy}" r="2.7"/>`);
+    }
     parts.push("</svg>");
     return parts.join("");
   }
 
-  function el(tag, attrs = {}, html = "") {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (v != null && v !== false) node.setAttribute(k, v === true ? "" : v);
-    }
-    node.innerHTML = html;
-    return node;
-  }
-
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const percent = (p) => `${Math.round((p || 0) * 100)}%`;
   const partner = (seat) => SEATS[(SEATS.indexOf(seat) + 2) % 4];
   const sideOf = (seat) => (players() === 3 ? seat : seat === "N" || seat === "S" ? "NS" : "EW");
@@ -1101,11 +1047,6 @@
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10000);
   }
-
-  const toBase64Url = (text) => btoa(String.fromCharCode(...new TextEncoder().encode(text)))
-    .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  const fromBase64Url = (text) => new TextDecoder().decode(Uint8Array.from(
-    atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)));
 
   async function copyLink() {
     const link = `${location.origin}${location.pathname}#game=${toBase64Url(JSON.stringify(finishedRecord()))}`;
