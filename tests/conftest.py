@@ -5,6 +5,7 @@ from __future__ import annotations
 import grpc
 import pytest
 from grpc_helpers import Hold
+from web_helpers import axe, browser, web_server  # noqa: F401 - of the web pages' tests
 
 from server.launcher import ServerProcess
 from texas42.v1 import hint_service_pb2_grpc as service_grpc

@@ -13,26 +13,20 @@ from __future__ import annotations
 
 import base64
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pytest
+from web_helpers import ROOT, artifacts_dir
 
-from server.launcher import ServerProcess
 from solver import Position, PositionError, solve
 from solver.game.position import POSITION_FIELDS
 from solver.hidden.hint import hint
 from solver.search.analysis import analyze_hand, parse_record
 from solver.show.svg import hint_label
 
-ROOT = Path(__file__).resolve().parent.parent
 DEAL = json.loads((ROOT / "examples" / "deal.json").read_text())
 RECORDS = [json.loads(line) for line in (ROOT / "examples" / "hands.jsonl").read_text().splitlines()]
 EXAMPLES = json.loads((ROOT / "solver" / "show" / "web" / "examples.json").read_text())
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"]
 
 
 def test_page_examples_are_the_repository_examples():
@@ -41,38 +35,9 @@ def test_page_examples_are_the_repository_examples():
     assert docs == [DEAL, json.loads((ROOT / "examples" / "moon.json").read_text()), *RECORDS]
 
 
-def _chromium() -> str:
-    path = os.environ.get("T42_CHROMIUM") or shutil.which("chromium") or \
-        shutil.which("chromium-browser")
-    if not path:
-        pytest.skip("no chromium on this machine (apt-get install chromium; .ci/run does)")
-    return path
-
-
 @pytest.fixture(scope="module")
 def artifacts() -> Path:
-    directory = Path(os.environ.get("T42_ARTIFACTS", ROOT / "test-artifacts")) / "web"
-    directory.mkdir(parents=True, exist_ok=True)
-    print(f"\nweb page screenshots: {directory}")
-    return directory
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="playwright is not installed (pip install -e '.[test]')")
-    executable = _chromium()
-    with sync_api.sync_playwright() as playwright:
-        # Playwright starts it with a fresh temporary profile (--user-data-dir) of its own.
-        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
-def web_server():
-    with ServerProcess("--workers", "2", "--http-port", "0") as proc:
-        yield proc
+    return artifacts_dir("web", "web page")
 
 
 @pytest.fixture
@@ -662,20 +627,13 @@ def test_the_header_links_the_game_page_and_names_the_game(page):
 
 
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
-def test_axe_finds_no_serious_accessibility_violation(page, artifacts, width, height):
-    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright",
-                                     reason="axe-playwright-python is not installed "
-                                            "(pip install -e '.[test]')")
-    axe = axe_module.Axe()
+def test_axe_finds_no_serious_accessibility_violation(page, artifacts, axe, width, height):
     page.set_viewport_size({"width": width, "height": height})
     open_page(page)
     found = {}
 
     def check(state: str) -> None:
-        results = axe.run(page)
-        found[state] = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-                        for v in results.response["violations"]
-                        if v["impact"] in ("serious", "critical")]
+        found[state] = axe.blocking(page)
 
     check("empty")
     pick_example(page, "Hand club-1", 1)
