@@ -155,6 +155,16 @@ def summary_to_proto(game: GameRecord) -> service_pb.CheckGameResponse:
 # ------------------------------------------------------------- client conveniences
 
 
+def fill_call(message: game_pb.GameCall, bid: Any) -> None:
+    """A call (a bid, or ``pass``, ``plunge``, ``splash`` in any case) into ``message``:
+    the bid, or the plunge/splash kind; a pass leaves both unset."""
+    word = str(bid).lower()
+    if word in ("plunge", "splash"):
+        message.kind = ENUM_OF_KIND[word]
+    elif word != "pass":
+        message.bid = int(bid)
+
+
 def record_from_json(data: Mapping[str, Any]) -> game_pb.GameRecord:
     """A proto `GameRecord` from a SPEC game record dict (a client-side convenience; the
     server still checks everything). ``meta`` is not carried."""
@@ -190,12 +200,7 @@ def record_from_json(data: Mapping[str, Any]) -> game_pb.GameRecord:
             if call.get("seat") is not None:
                 added.seat = _value_of(SEAT_OF_ENUM, str(call["seat"]).upper(),
                                        f"hands[{i}].auction[{j}].seat")
-            bid = call.get("bid", "pass")
-            word = str(bid).lower()
-            if word in ("plunge", "splash"):
-                added.kind = ENUM_OF_KIND[word]
-            elif word != "pass":
-                added.bid = int(bid)
+            fill_call(added, call.get("bid", "pass"))
         contract = raw.get("contract")
         if contract is not None:
             hand.contract.CopyFrom(position_from_json({"contract": contract}).contract)
@@ -281,10 +286,7 @@ def next_action_to_proto(found: Mapping[str, Any]) -> service_pb.NextActionRespo
     answer, action = found["answer"], found["action"]
     if action == "call":
         out.call.seat = out.seat
-        if answer in ("plunge", "splash"):
-            out.call.kind = ENUM_OF_KIND[answer]
-        elif answer != "pass":
-            out.call.bid = int(answer)
+        fill_call(out.call, answer)
     elif action == "declare":
         out.declaration = ENUM_OF_DECLARATION[answer.trump]
         out.doubles = ENUM_OF_DOUBLES[answer.doubles]

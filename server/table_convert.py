@@ -39,7 +39,7 @@ from .convert import (
     HAND_FIELD,
     SEAT_OF_ENUM,
 )
-from .game_convert import ENUM_OF_KIND, record_to_json
+from .game_convert import fill_call, record_to_json
 from .sealed import Sealer, record_digest
 
 
@@ -271,11 +271,7 @@ def legal_to_proto(game: GameRecord) -> table_pb.GameLegal:
     out = table_pb.GameLegal(tiles=legal["tiles"])
     seat = ENUM_OF_SEAT[legal["seat"]] if legal["seat"] else 0
     for call in legal["calls"]:
-        added = out.calls.add(seat=seat)
-        if call in ("plunge", "splash"):
-            added.kind = ENUM_OF_KIND[call]
-        elif call != "pass":
-            added.bid = int(call)
+        fill_call(out.calls.add(seat=seat), call)
     out.declarations.extend(ENUM_OF_DECLARATION[name] for name in legal["declarations"])
     out.doubles.extend(ENUM_OF_DOUBLES[name] for name in legal["doubles"])
     return out
