@@ -7,7 +7,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Callable
+from typing import Any, Callable
 
 from ..game.errors import PositionError, quoted
 from ..hidden.hint import default_threads
@@ -95,6 +95,47 @@ def arena_record(data) -> tuple[dict, Callable[[], str]]:
         f"{'made' if g.made else 'set'}" for g in games)
 
 
+class _RecordsFile:
+    """``--records``: JSON Lines written as a run goes (nothing when no path is given)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.file: Any = None
+
+    def open(self, rows: list[dict] | None = None) -> str | None:
+        """Create the file with ``rows`` in it; the refusal's text when it cannot be."""
+        if not self.path:
+            return None
+        try:
+            self.file = open(self.path, "w", encoding="utf-8")
+            for row in rows or []:
+                self.file.write(json.dumps(row) + "\n")
+            self.file.flush()
+        except (OSError, ValueError) as exc:     # ValueError: a NUL in the path
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return f"--records: cannot write {quoted(self.path)}: {reason}"
+        return None
+
+    def write(self, rows: list[dict]) -> None:
+        """Append ``rows`` and flush; a failure (a full disk) stops the run with one line."""
+        if self.file is None:
+            return
+        try:
+            for row in rows:
+                self.file.write(json.dumps(row) + "\n")
+            self.file.flush()
+        except OSError as exc:
+            raise PositionError("--records", f"cannot write {quoted(self.path)}: "
+                                f"{exc.strerror or exc}", "WRITE_FAILED") from None
+
+    def close(self) -> None:
+        if self.file is not None:
+            try:
+                self.file.close()
+            except OSError:
+                pass              # its error is the one a write raised
+
+
 def _refuse(message: str) -> int:
     print(f"t42: error: {message}", file=sys.stderr)
     return 2
@@ -118,34 +159,20 @@ def run_arena_cmd(args: argparse.Namespace) -> int:
         check_run(args.a, args.b, args.pairs, args.seed, args.hint_deals, args.workers, 0)
     except PositionError as exc:
         return _refuse(f"--{exc.field.replace('_', '-')}: {exc.reason}")
-    out = None
-    if args.records:
-        try:
-            out = open(args.records, "w", encoding="utf-8")
-        except (OSError, ValueError) as exc:     # ValueError: a NUL in the path
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            return _refuse(f"--records: cannot write {quoted(args.records)}: {reason}")
+    out = _RecordsFile(args.records)
+    refused = out.open()
+    if refused:
+        return _refuse(refused)
 
     def sink(records):
-        if out:
-            try:
-                for r in records:
-                    out.write(json.dumps(r.to_json()) + "\n")
-                out.flush()
-            except OSError as exc:       # a full disk: the run stops, the error is one line
-                raise PositionError("--records", f"cannot write {quoted(args.records)}: "
-                                    f"{exc.strerror or exc}", "WRITE_FAILED") from None
+        out.write([r.to_json() for r in records])
 
     try:
         progress = None if args.no_progress else stderr_progress(f"{args.a} vs {args.b}")
         records = run_arena(args.a, args.b, args.pairs, args.seed, hint_deals=args.hint_deals,
                             workers=args.workers, progress=progress, sink=sink)
     finally:
-        if out:
-            try:
-                out.close()
-            except OSError:
-                pass              # its error is the one raised above
+        out.close()
     stats = summarize(records, args.a, args.b)
     print(json.dumps(stats.to_json()) if args.json else format_stats(stats))
     return 0
@@ -190,44 +217,27 @@ def run_games_cmd(args: argparse.Namespace) -> int:
         field = exc.field if exc.field.startswith("--") else f"--{exc.field.replace('_', '-')}"
         return _refuse(f"{field}: {exc.reason}")
     kept: list[dict] = []
-    out = None
+    resumed = 0
     if args.records:
         kept, resumed = _resume(args.records, run, 0, args.games)
-        try:
-            out = open(args.records, "w", encoding="utf-8")
-            for r in kept:
-                out.write(json.dumps(r) + "\n")
-            out.flush()
-        except (OSError, ValueError) as exc:     # ValueError: a NUL in the path
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            return _refuse(f"--records: cannot write {quoted(args.records)}: {reason}")
-        if resumed and not args.no_progress:
-            print(f"t42 arena: {resumed} of {args.games} games already in {args.records}",
-                  file=sys.stderr)
-
-    def sink(records: list[dict]) -> None:
-        if out:
-            try:
-                for r in records:
-                    out.write(json.dumps(r) + "\n")
-                out.flush()
-            except OSError as exc:
-                raise PositionError("--records", f"cannot write {quoted(args.records)}: "
-                                    f"{exc.strerror or exc}", "WRITE_FAILED") from None
+    out = _RecordsFile(args.records)
+    # The file is written anew with the games it already held, then each game played.
+    refused = out.open(kept)
+    if refused:
+        return _refuse(refused)
+    if resumed and not args.no_progress:
+        print(f"t42 arena: {resumed} of {args.games} games already in {args.records}",
+              file=sys.stderr)
 
     done = {r["meta"]["arena"]["index"] for r in kept}
     try:
         progress = None if args.no_progress else \
             stderr_progress(f"{args.a} vs {args.b}", "games")
         played = run_game_arena(run, args.games, workers=args.workers, skip=done,
-                                progress=progress, sink=sink) \
+                                progress=progress, sink=out.write) \
             if len(done & set(range(args.games))) < args.games else []
     finally:
-        if out:
-            try:
-                out.close()
-            except OSError:
-                pass
+        out.close()
     wanted = [r for r in kept if r["meta"]["arena"]["index"] < args.games] + played
     stats = summarize_games(wanted, args.a, args.b)
     print(json.dumps(stats.to_json()) if args.json else format_game_stats(stats))
