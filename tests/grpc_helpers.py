@@ -3,6 +3,7 @@ checking INVALID_ARGUMENT answers, and calls to the HTTP/JSON (Connect) port."""
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import tempfile
@@ -126,6 +127,22 @@ def bad_request(error: grpc.RpcError) -> tuple[list[tuple[str, str]], str]:
             reason = info.reason
             assert info.domain == "texas42.v1"
             assert info.metadata["field"] == violations[0][0]
+    return violations, reason
+
+
+def connect_violations(error: dict) -> tuple[list[tuple[str, str]], str]:
+    """(field violations, ErrorInfo reason) from a Connect error's binary details, as
+    `bad_request` gives them from a gRPC status; each BadRequest's readable ``debug``
+    copy must name the same first field."""
+    violations, reason = [], ""
+    for detail in error["details"]:
+        value = base64.b64decode(detail["value"] + "=" * (-len(detail["value"]) % 4))
+        if detail["type"] == "google.rpc.BadRequest":
+            parsed = error_details_pb2.BadRequest.FromString(value)
+            violations += [(v.field, v.description) for v in parsed.field_violations]
+            assert detail["debug"]["fieldViolations"][0]["field"] == violations[0][0]
+        elif detail["type"] == "google.rpc.ErrorInfo":
+            reason = error_details_pb2.ErrorInfo.FromString(value).reason
     return violations, reason
 
 

@@ -21,7 +21,8 @@ from google.protobuf import json_format
 from google.protobuf.message_factory import GetMessageClass
 from google.rpc import error_details_pb2
 
-from grpc_helpers import Metric, bad_request, connect_json, connect_post, scrape, wait_for
+from grpc_helpers import (Metric, bad_request, connect_json, connect_post, connect_violations,
+                          scrape, wait_for)
 from server.convert import deal_from_json, hand_record_from_json, position_from_json
 from server.launcher import ServerProcess
 from texas42.v1 import hint_service_connect
@@ -106,20 +107,6 @@ def _bad_requests() -> list[tuple[str, Any]]:
     ]
 
 
-def _connect_violations(error: dict) -> tuple[list[tuple[str, str]], str]:
-    """(field violations, ErrorInfo reason) from a Connect error's binary details."""
-    violations, reason = [], ""
-    for detail in error["details"]:
-        value = base64.b64decode(detail["value"] + "=" * (-len(detail["value"]) % 4))
-        if detail["type"] == "google.rpc.BadRequest":
-            parsed = error_details_pb2.BadRequest.FromString(value)
-            violations += [(v.field, v.description) for v in parsed.field_violations]
-            assert detail["debug"]["fieldViolations"][0]["field"] == violations[0][0]
-        elif detail["type"] == "google.rpc.ErrorInfo":
-            reason = error_details_pb2.ErrorInfo.FromString(value).reason
-    return violations, reason
-
-
 @pytest.mark.parametrize("method,request_message", _bad_requests(),
                          ids=lambda v: v if isinstance(v, str) else "")
 def test_bad_input_gives_the_same_field_violation_in_the_connect_error(
@@ -133,7 +120,7 @@ def test_bad_input_gives_the_same_field_violation_in_the_connect_error(
     assert status == 400
     assert error["code"] == "invalid_argument"
     assert error["message"] == err.value.details()
-    assert _connect_violations(error) == expected
+    assert connect_violations(error) == expected
     assert expected[0] and expected[1]
 
 

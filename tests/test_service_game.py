@@ -4,7 +4,6 @@ INVALID_ARGUMENT naming the record's field, the same over both transports."""
 
 from __future__ import annotations
 
-import base64
 import copy
 import json
 import subprocess
@@ -14,8 +13,7 @@ from pathlib import Path
 import grpc
 import pytest
 from google.protobuf import json_format
-from google.rpc import error_details_pb2
-from grpc_helpers import assert_invalid, bad_request, connect_json
+from grpc_helpers import assert_invalid, bad_request, connect_json, connect_violations
 
 from server.game_convert import record_from_json, record_to_json, summary_from_proto
 from solver import GameRecord
@@ -127,15 +125,7 @@ def test_bad_record_names_the_field_over_both_transports(http_server, http_stub,
     status, error = connect_json(http_server, "CheckGame", request_message)
     assert status == 400 and error["code"] == "invalid_argument"
     assert error["message"] == err.value.details()
-    violations, reason = [], ""
-    for detail in error["details"]:
-        value = base64.b64decode(detail["value"] + "=" * (-len(detail["value"]) % 4))
-        if detail["type"] == "google.rpc.BadRequest":
-            parsed = error_details_pb2.BadRequest.FromString(value)
-            violations += [(v.field, v.description) for v in parsed.field_violations]
-        elif detail["type"] == "google.rpc.ErrorInfo":
-            reason = error_details_pb2.ErrorInfo.FromString(value).reason
-    assert (violations, reason) == expected
+    assert connect_violations(error) == expected
 
 
 def test_an_empty_request_names_the_first_shaker(http_stub):
