@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import os
 import random
 import threading
@@ -59,6 +60,8 @@ from ..search._core import Aborted, CancelToken, Engine
 from .calibration import CalibrationMap, bid_calibration
 from .dealer import Dealer
 from .deals import MAX_DEALS, check_deal_count, check_seconds, check_seed, token_stopped
+from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, AuctionWeigher, InferenceReport,
+                        calls_seen, read_inference)
 from .stats import wilson_interval
 
 #: Declarations that follow the ``doubles`` option (the others play doubles high).
@@ -230,6 +233,8 @@ class BidAdvice:
     dealt: list[AdvisedDeal] | None = None
     #: the measured calibration the recommendation used, or None (double dummy)
     calibration: "CalibrationMap | None" = None
+    #: what inference kept the deals by (None: every deal the same)
+    inference: InferenceReport | None = None
 
     @property
     def p_make_used(self) -> str:
@@ -253,6 +258,8 @@ class BidAdvice:
             out["calibration"] = self.calibration.to_json()
         if self.dealt is not None:
             out["dealt"] = [d.to_json() for d in self.dealt]
+        if self.inference is not None:
+            out["inference"] = self.inference.to_json()
         return out
 
 
@@ -430,16 +437,44 @@ def deal_others(rng: random.Random, setup: BidRequest) -> tuple[list[int], int |
     return hands, deal.widow
 
 
-def _deal_batch(rng: random.Random, setup: BidRequest, n: int, token: CancelToken | None
-                ) -> list[tuple[list[int], int | None]]:
+def _deal_batch(rng: random.Random, setup: BidRequest, n: int, token: CancelToken | None,
+                kept: "_Kept | None" = None) -> list[tuple[list[int], int | None]]:
     """``n`` deals of `deal_others` in a row, `DEAL_BATCH` at a time, the token looked at
-    before each batch (`SearchCancelled` once it has stopped)."""
+    before each batch (`SearchCancelled` once it has stopped). With inference (``kept``),
+    each deal drawn is kept with probability its auction weight, and fewer than ``n``
+    come back once the draw budget is spent."""
     out: list[tuple[list[int], int | None]] = []
+    if kept is not None:
+        budget = kept.drawn + max(MIN_DRAW_BUDGET, DRAWS_PER_DEAL * n)
+        while len(out) < n and kept.drawn < budget:
+            if token_stopped(token):
+                raise SearchCancelled("bid advice stopped before it finished")
+            for _ in range(min(DEAL_BATCH, budget - kept.drawn)):
+                deal = deal_others(rng, setup)
+                kept.drawn += 1
+                if kept.keep(deal[0]):
+                    out.append(deal)
+                    if len(out) == n:
+                        break
+        return out
     while len(out) < n:
         if token_stopped(token):
             raise SearchCancelled("bid advice stopped before it finished")
         out += [deal_others(rng, setup) for _ in range(min(DEAL_BATCH, n - len(out)))]
     return out
+
+
+class _Kept:
+    """Bid advice's rejection step under inference: a deal drawn is kept with probability
+    the likelihood of the other seats' calls so far (`solver.hidden.inference`)."""
+
+    def __init__(self, weigher: AuctionWeigher, seed: int) -> None:
+        self.weigher = weigher
+        self.chance = random.Random(f"keep {seed}")
+        self.drawn = 0
+
+    def keep(self, hands: Sequence[int]) -> bool:
+        return self.chance.random() < math.exp(self.weigher.log_weight(hands))
 
 
 def _template(setup: BidRequest) -> dict[int, tuple[int, ...]]:
@@ -457,7 +492,8 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
            seed: object = None, threshold: object = DEFAULT_THRESHOLD, declarations: object = None,
            deadline: float | None = None, token: CancelToken | None = None,
            adaptive: bool = False, return_deals: bool = False,
-           threads: int | None = None, calibrated: object = False) -> BidAdvice:
+           threads: int | None = None, calibrated: object = False,
+           inference: object = None) -> BidAdvice:
     """Bid advice for ``hand`` (7 tiles) held by ``seat`` (SPEC.md, "Bid advice").
 
     ``auction``: the highest bid so far, or the calls so far (bids, ``"pass"``,
@@ -472,6 +508,10 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     P(make) against the results of games of bots, `solver.hidden.calibration.bid_calibration`)
     and recommend by the calibrated figure (42 only: the table was measured
     on 42 hands); the answer gives both figures and says which it used.
+    ``inference`` (``off``, the default, or ``auction``; 42 only): keep each deal with
+    probability the other seats' calls in ``auction`` had with the hands it gives them
+    (`solver.hidden.inference`); ``deals`` then counts the deals kept, and the answer's
+    ``inference`` names the model and the deals drawn.
     Raises `PositionError` for bad input.
     """
     started = time.perf_counter()
@@ -491,6 +531,14 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
                             "none", "INVALID_OPTION")
     if calibrated:
         calibration = bid_calibration()
+    inferred = read_inference(inference, setup.game, plays=False)
+    kept = report = None
+    if inferred is not None:
+        report = InferenceReport(inferred)
+        weigher = AuctionWeigher(inferred.calls, calls_seen(
+            auction if isinstance(auction, (list, tuple)) else None, setup.seat,
+            setup.players))
+        kept = _Kept(weigher, int(seed)) if weigher.informative else None
     if token is None and deadline is not None:
         token = CancelToken(deadline=time.monotonic() + deadline)
     dealt: list[tuple[list[int], int | None]] = []
@@ -506,9 +554,20 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     nodes = 0
     rng = random.Random(seed)
     target = int(deals)  # type: ignore[call-overload]
+    uniform_drawn = 0     # deals drawn without the rejection step (inference's too)
     while len(dealt) < target:
         batch = min(ADAPTIVE_BATCH if adaptive else target, target - len(dealt))
-        new = _deal_batch(rng, setup, batch, token)
+        new = _deal_batch(rng, setup, batch, token, kept)
+        if kept is None:
+            uniform_drawn += len(new)
+        elif not new:
+            # The calls so far are (almost) impossible under the model with every deal
+            # drawn: deal uniformly from here on, and say so.
+            assert report is not None
+            report.fallback = (f"the call model gives every one of {kept.drawn} deals "
+                               "drawn probability (almost) zero: uniform deals")
+            report.drawn, kept = kept.drawn, None
+            continue
         results, batch_nodes = _score_deals(evaluators, new, token, threads)
         nodes += batch_nodes
         dealt += new
@@ -521,6 +580,10 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
                 break
     rows, discards = _summarise(setup, dealt, scores, calibration)
     recommendation = recommend(rows, setup.threshold, setup.highest, setup.order)
+    if report is not None:
+        report.drawn = (kept.drawn if kept is not None else report.drawn) + uniform_drawn
+        report.kept = len(dealt)
+        report.effective_deals = float(len(dealt))
     rows = rank(rows, setup.threshold, setup.highest, setup.order)
     return BidAdvice(
         game=setup.game, players=setup.players, seat=SEATS[setup.seat],
@@ -529,7 +592,7 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
         declarations=rows, recommendation=recommendation,
         seconds=time.perf_counter() - started, nodes=nodes, adaptive=adaptive,
         dealt=_advised_deals(setup, dealt, scores, discards) if return_deals else None,
-        calibration=calibration)
+        calibration=calibration, inference=report)
 
 
 def _score_deals(evaluators: list[_Evaluator], deals: list[tuple[list[int], int | None]],

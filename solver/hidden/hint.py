@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import os
 import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence, Union
+from typing import Any, Callable, Mapping, Sequence, Union
 
 from ..game import tiles as T
 from ..game.errors import PositionError, SearchCancelled, quoted
@@ -44,7 +45,10 @@ from ..game.view import View
 from ..search._core import Aborted, CancelToken, Engine
 from .deals import (MAX_DEALS, MAX_ENUMERATION_LIMIT, DealBuilder, check_deal_count,
                     check_seconds, check_seed, token_stopped)
-from .stats import Z95, mean_estimate, wilson_interval
+from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, Inference, InferenceReport,
+                        effective_deals, normalised, read_inference, view_weigher)
+from .play_model import PlayReplay
+from .stats import Z95, mean_estimate, weighted_mean_estimate, wilson_interval
 
 ViewLike = Union[View, Mapping[str, Any], str]
 
@@ -98,6 +102,8 @@ class DealScorer:
         self.threads = threads or default_threads()
         self.nodes = 0
         self._lock = threading.Lock()
+        #: weighs each deal by its plays before scoring it (`score_weighted`), or None
+        self.replay: Any = None
 
     def _engine(self) -> Engine:
         p = self.template
@@ -113,8 +119,10 @@ class DealScorer:
         return tuple(row)
 
     def _worker(self, deals: Sequence[Masks], out: list, counter,
-                token: CancelToken | None, stop: threading.Event) -> None:
+                token: CancelToken | None, stop: threading.Event,
+                log_weights: list | None = None) -> None:
         engine = self._engine()
+        replay = self.replay
         engine.set_token(token)
         try:
             # One deal at a time from a shared counter: a deal's searches vary
@@ -127,6 +135,9 @@ class DealScorer:
                 if i >= len(deals):
                     break
                 engine.clear()
+                if log_weights is not None:
+                    # The plays first: the scoring below reuses the table they filled.
+                    log_weights[i] = replay.log_weight(engine, deals[i])
                 out[i] = self._score_one(engine, deals[i])
         except Aborted:
             stop.set()          # the other threads stop at their next deal
@@ -138,6 +149,19 @@ class DealScorer:
     def score(self, deals: Sequence[Masks],
               token: CancelToken | None = None) -> list[tuple[int, ...]]:
         """One row per deal: the value after each move of `moves`, in that order."""
+        return self._score(deals, token, None)
+
+    def score_weighted(self, deals: Sequence[Masks], token: CancelToken | None = None
+                       ) -> tuple[list[tuple[int, ...]], list[float]]:
+        """`score`'s rows and, per deal, the log-likelihood of the plays under `replay`
+        (a `solver.hidden.play_model.PlayReplay`; 0.0 per deal without one)."""
+        if self.replay is None:
+            return self._score(deals, token, None), [0.0] * len(deals)
+        log_weights: list = [0.0] * len(deals)
+        return self._score(deals, token, log_weights), log_weights
+
+    def _score(self, deals: Sequence[Masks], token: CancelToken | None,
+               log_weights: list | None) -> list[tuple[int, ...]]:
         out: list = [None] * len(deals)
         counter = itertools.count()
         threads = min(self.threads, max(1, len(deals) // 4))
@@ -146,10 +170,11 @@ class DealScorer:
         stop = threading.Event()
         try:
             if threads == 1:
-                self._worker(deals, out, counter, token, stop)
+                self._worker(deals, out, counter, token, stop, log_weights)
             else:
                 with ThreadPoolExecutor(threads) as pool:
-                    jobs = [pool.submit(self._worker, deals, out, counter, token, stop)
+                    jobs = [pool.submit(self._worker, deals, out, counter, token, stop,
+                                        log_weights)
                             for _ in range(threads)]
                     for job in jobs:
                         job.result()
@@ -219,6 +244,8 @@ class Hint:
     #: the viewer's side: does it declare, does it want the value high
     declaring: bool = True
     maximizing: bool = True
+    #: what inference weighed the deals by (None: every consistent deal the same)
+    inference: InferenceReport | None = None
 
     @property
     def best_move(self) -> str:
@@ -244,6 +271,8 @@ class Hint:
             out["stopped"] = self.stopped
         if self.examples:
             out["examples"] = [e.to_json() for e in self.examples]
+        if self.inference is not None:
+            out["inference"] = self.inference.to_json()
         return out
 
 
@@ -284,6 +313,38 @@ class _Tally:
                 self.makes[i] += sum(1 for v in column if v < threshold)
             self.bests[i] += sum(1 for v, top in zip(column, tops) if v == top)
         self.rows.extend(rows)
+
+
+class _WeightedTally(_Tally):
+    """`_Tally` with a weight per deal (inference): every sum is weighted (floats), and
+    `weights` holds the deals' weights in the order of `rows`."""
+
+    def __init__(self, scorer: DealScorer) -> None:
+        super().__init__(scorer)
+        self.sums = [0.0] * self.n_moves        # type: ignore[list-item]
+        self.squares = [0.0] * self.n_moves     # type: ignore[list-item]
+        self.makes = [0.0] * self.n_moves       # type: ignore[list-item]
+        self.bests = [0.0] * self.n_moves       # type: ignore[list-item]
+        self.weights: list[float] = []
+
+    def add(self, rows: Sequence[tuple[int, ...]],  # type: ignore[override]
+            weights: Sequence[float] = ()) -> None:
+        if not rows:
+            return
+        pick = max if self.is_max else min
+        tops = [pick(row) for row in rows]
+        for i, column in enumerate(zip(*rows)):
+            self.sums[i] += math.fsum(w * v for w, v in zip(weights, column))
+            self.squares[i] += math.fsum(w * v * v for w, v in zip(weights, column))
+            self.makes[i] += math.fsum(w for w, v in zip(weights, column) if self.made(v))
+            self.bests[i] += math.fsum(w for w, v, top in zip(weights, column, tops)
+                                       if v == top)
+        self.rows.extend(rows)
+        self.weights.extend(weights)
+
+    @property
+    def total_weight(self) -> float:
+        return math.fsum(self.weights)
 
 
 class _Ranking:
@@ -332,7 +393,7 @@ class _DealSource:
     """
 
     def __init__(self, view: View, rng: random.Random | None, token: CancelToken | None,
-                 keep_places: bool) -> None:
+                 keep_places: bool, keep: Callable[[Masks], bool] | None = None) -> None:
         table = view.completions
         self._next = functools.partial(table.sample, rng) if rng is not None \
             else table.enumerate().__next__
@@ -341,6 +402,35 @@ class _DealSource:
         self.first: list[list[int]] | None = None
         self.places: list[list[list[int]]] | None = [] if keep_places else None
         self.lock = threading.Lock()
+        #: inference's rejection step: whether to keep a deal drawn (None: every one)
+        self.keep = keep
+        self.drawn = 0
+
+    def take(self, n: int, budget: int) -> list[Masks]:
+        """The next ``n`` deals kept (fewer once ``budget`` deals have been drawn in all, or
+        the enumeration ends), made now; the token is looked at every `DRAW_BATCH` draws
+        (`Aborted` once it has stopped)."""
+        made: list[Masks] = []
+        while len(made) < n and self.drawn < budget:
+            if token_stopped(self.token):
+                raise Aborted()
+            for _ in range(min(DRAW_BATCH, budget - self.drawn)):
+                try:
+                    places = self._next()
+                except StopIteration:
+                    return made
+                self.drawn += 1
+                masks = self._masks(places)
+                if self.keep is not None and not self.keep(masks):
+                    continue
+                if self.first is None:
+                    self.first = places
+                if self.places is not None:
+                    self.places.append(places)
+                made.append(masks)
+                if len(made) == n:
+                    break
+        return made
 
     def batch(self, n: int) -> "_Batch":
         return _Batch(self, n)
@@ -444,7 +534,8 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
          enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, objective: str = "make",
          seed: int | None = None, adaptive: bool = False, max_deals: int | None = None,
          examples: int = 0, token: CancelToken | None = None,
-         timeout: float | None = None, threads: int | None = None) -> Hint:
+         timeout: float | None = None, threads: int | None = None,
+         inference: object = None) -> Hint:
     """Score every legal move of the viewer over consistent deals.
 
     With at most ``enumerate_limit`` consistent deals, every one is scored
@@ -456,7 +547,11 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
     that many deals on which the best move and the runner-up differ.
     ``deals`` and ``max_deals`` are at most `MAX_DEALS` (``max_deals`` at least
     ``deals``), ``enumerate_limit`` at most `MAX_ENUMERATION_LIMIT`; ``timeout`` is
-    seconds (>= 0).
+    seconds (>= 0). ``inference`` (``off``, the default, ``auction``, ``plays`` or
+    ``both``; `solver.hidden.inference`) weighs the deals by how likely the other
+    seats were to make their calls and plays: ``deals`` then counts the deals kept,
+    the figures are weighted, and the answer's ``inference`` names the models and the
+    effective number of deals.
 
     Raises `PositionError` for a bad view, option or a viewer not to move, and
     `SearchCancelled` when ``token`` or ``timeout`` stops the first batch
@@ -469,7 +564,13 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
                             "INVALID_OPTION")
     timeout = check_options(deals=deals, enumerate_limit=enumerate_limit, max_deals=max_deals,
                             examples=examples, timeout=timeout)
+    inferred = read_inference(inference, v.game)
     token = with_deadline(token, timeout)
+    if inferred is not None:
+        return _inferred_hint(v, inferred, deals=deals, enumerate_limit=enumerate_limit,
+                              objective=objective, seed=seed, adaptive=adaptive,
+                              max_deals=max_deals, examples=examples, token=token,
+                              threads=threads)
     seed, count, enumerated, source, first = start_dealing(v, deals, enumerate_limit, seed,
                                                            token, keep_places=examples > 0)
     builder = DealBuilder(v)
@@ -502,6 +603,156 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
                    stopped, source.places or [], examples, builder)
 
 
+class InferredDeals:
+    """The deals of a view under inference, as `hint` and `quick_play` score them.
+
+    Sampled views: drawn uniformly from ``seed`` and kept with probability their
+    auction weight (a second generator, seeded from ``seed``, decides), so the deals
+    kept are draws from the auction-weighted distribution; at most `DRAWS_PER_DEAL`
+    draws per deal asked (at least `MIN_DRAW_BUDGET`). Enumerated views: every deal,
+    its auction weight kept as a log-weight. When no deal is kept the deals are drawn
+    uniformly instead and the report says so. `weights` folds in the plays' weights."""
+
+    def __init__(self, v: View, inference: Inference, deals: int, enumerate_limit: int,
+                 seed: object, token: CancelToken | None, keep_places: bool) -> None:
+        seed = check_seed(seed)
+        self.view = v
+        self.report = InferenceReport(inference)
+        self.count = v.completions.count()
+        self.enumerated = self.count <= enumerate_limit
+        weigher = view_weigher(v, inference.calls) if inference.uses_auction else None
+        self.auction = weigher if weigher is not None and weigher.informative else None
+        played_by = v.played_by
+        rng = keep = None
+        if self.enumerated:
+            seed = None
+        else:
+            if seed is None:
+                seed = random.SystemRandom().randrange(2 ** 31)
+            rng = random.Random(seed)
+            if self.auction is not None:
+                auction, chance = self.auction, random.Random(f"keep {seed}")
+
+                def keep(masks: Masks) -> bool:
+                    lw = auction.log_weight([m | p for m, p in zip(masks, played_by)])
+                    return chance.random() < math.exp(lw)
+        self.seed = seed
+        self.token = token
+        self.source = _DealSource(v, rng, token, keep_places=keep_places, keep=keep)
+        self.first = self.take(self.count if self.enumerated else deals)
+        if not self.first and not self.enumerated:
+            drawn = self.source.drawn
+            self.report.fallback = (f"the call model gives every one of {drawn} deals drawn "
+                                    "probability (almost) zero: uniform weights")
+            self.source = _DealSource(v, random.Random(seed), token, keep_places=keep_places)
+            self.first = self.take(deals)
+            self.source.drawn += drawn
+        self.log_weights: list[float] = []
+
+    def take(self, n: int) -> list[Masks]:
+        budget = self.count if self.enumerated else \
+            self.source.drawn + max(MIN_DRAW_BUDGET, DRAWS_PER_DEAL * n)
+        try:
+            return self.source.take(n, budget)
+        except Aborted:
+            raise SearchCancelled("hint stopped before it finished") from None
+
+    def weigh(self, deals: Sequence[Masks], play_log_weights: Sequence[float]) -> None:
+        """Record the log-weights of deals just scored (plays, and for an enumerated
+        view the auction)."""
+        if self.enumerated and self.auction is not None:
+            auction, played_by = self.auction, self.view.played_by
+            play_log_weights = [lw + auction.log_weight([m | p for m, p in zip(d, played_by)])
+                                for d, lw in zip(deals, play_log_weights)]
+        self.log_weights.extend(play_log_weights)
+
+    @property
+    def uniform(self) -> bool:
+        """Whether every deal kept weighs the same (no weight beyond the rejection step)."""
+        return all(lw == 0.0 for lw in self.log_weights)
+
+    def weights(self) -> list[float]:
+        """Every deal's weight so far (the largest 1); uniform, with a note in the report,
+        when every deal has weight zero."""
+        weights = normalised(self.log_weights)
+        if weights is None:
+            self.report.fallback = ("the models give every deal scored probability zero: "
+                                    "uniform weights")
+            weights = [1.0] * len(self.log_weights)
+        return weights
+
+    def finish(self, weights: Sequence[float] | None) -> InferenceReport:
+        self.report.drawn = self.source.drawn
+        self.report.kept = len(self.log_weights)
+        self.report.effective_deals = effective_deals(weights) if weights is not None \
+            else float(len(self.log_weights))
+        return self.report
+
+
+def _inferred_hint(v: View, inference: Inference, *, deals: int, enumerate_limit: int,
+                   objective: str, seed: object, adaptive: bool, max_deals: int | None,
+                   examples: int, token: CancelToken | None, threads: int | None) -> Hint:
+    """`hint` with inference (see `InferredDeals`): the figures weighted when the weights
+    differ, as `hint`'s otherwise."""
+    dealt = InferredDeals(v, inference, deals, enumerate_limit, seed, token,
+                          keep_places=examples > 0)
+    source = dealt.source
+    assert source.first is not None
+    builder = DealBuilder(v)
+    template = builder.position(source.first)
+    scorer = DealScorer(template, threads)
+    if inference.uses_plays:
+        replay = PlayReplay(v, template, inference.plays)
+        scorer.replay = replay if replay.any_judged else None
+    ranking = _Ranking(v.scorer[v.seat] == 1, bool(template.maximizer[template.to_move_index]),
+                       objective)
+    rows: list[tuple[int, ...]] = []
+
+    def score(batch: list[Masks]) -> None:
+        new_rows, play_log_weights = scorer.score_weighted(batch, token)
+        rows.extend(new_rows)
+        dealt.weigh(batch, play_log_weights)
+
+    def tally_now() -> tuple[_Tally, list[float] | None]:
+        if dealt.uniform:
+            tally = _Tally(scorer)
+            tally.add(rows)
+            return tally, None
+        weights = dealt.weights()
+        weighted = _WeightedTally(scorer)
+        weighted.add(rows, weights)
+        return weighted, weights
+
+    score(dealt.first)
+    tally, weights = tally_now()
+    stopped = None
+    if adaptive and not dealt.enumerated:
+        budget = max_deals if max_deals is not None else \
+            min(ADAPTIVE_BUDGET_FACTOR * deals, MAX_DEALS)
+        while True:
+            order = _order(scorer, tally, ranking)
+            if len(order) < 2 or _lead_is_clear(tally, ranking, order[0], order[1]):
+                stopped = "clear"
+                break
+            if len(rows) + deals > budget:
+                stopped = "budget"
+                break
+            try:
+                batch = dealt.take(deals)
+                if not batch:
+                    stopped = "draws"
+                    break
+                score(batch)
+            except SearchCancelled:
+                stopped = "deadline"
+                break
+            tally, weights = tally_now()
+    answer = _result(v, scorer, tally, ranking, dealt.count, dealt.enumerated, dealt.seed,
+                     objective, adaptive, stopped, source.places or [], examples, builder)
+    answer.inference = dealt.finish(weights)
+    return answer
+
+
 def _order(scorer: DealScorer, tally: _Tally, ranking: _Ranking) -> list[int]:
     """Move columns best first (ties by tile, highest first)."""
     return sorted(range(tally.n_moves),
@@ -520,6 +771,8 @@ def _lead_is_clear(tally: _Tally, ranking: _Ranking, best: int, second: int) -> 
     same on every deal (more deals cannot tell them apart: both are best).
     """
     rows = tally.rows
+    if isinstance(tally, _WeightedTally):
+        return _weighted_lead_is_clear(tally, ranking, best, second)
     pair = tally.pairs.setdefault((best, second), [0, [0, 0, 0], [0, 0, 0]])
     for row in itertools.islice(rows, pair[0], None):
         a = ranking.row_key(tally.made(row[best]), row[best])
@@ -536,6 +789,24 @@ def _lead_is_clear(tally: _Tally, ranking: _Ranking, best: int, second: int) -> 
     return True
 
 
+def _weighted_lead_is_clear(tally: _WeightedTally, ranking: _Ranking, best: int,
+                            second: int) -> bool:
+    """`_lead_is_clear` on weighted deals: the weighted mean difference and its standard
+    error at the effective number of deals."""
+    ess = effective_deals(tally.weights)
+    total = tally.total_weight
+    for k in (0, 1):
+        diffs = [ranking.row_key(tally.made(r[best]), r[best])[k]
+                 - ranking.row_key(tally.made(r[second]), r[second])[k] for r in tally.rows]
+        if any(diffs):
+            est = weighted_mean_estimate(total, math.fsum(w * d for w, d in
+                                                          zip(tally.weights, diffs)),
+                                         math.fsum(w * d * d for w, d in
+                                                   zip(tally.weights, diffs)), ess)
+            return est.low > 0
+    return True
+
+
 def _result(v: View, scorer: DealScorer, tally: _Tally, ranking: _Ranking, count: int,
             enumerated: bool, seed: int | None, objective: str, adaptive: bool,
             stopped: str | None, places: list, n_examples: int, builder: DealBuilder) -> Hint:
@@ -544,16 +815,24 @@ def _result(v: View, scorer: DealScorer, tally: _Tally, ranking: _Ranking, count
     top = ranking.key(tally.makes[order[0]], tally.sums[order[0]])
     best_cols = [i for i in order if ranking.key(tally.makes[i], tally.sums[i]) == top]
     moves: dict[str, MoveFigures] = {}
+    weighted = isinstance(tally, _WeightedTally)
+    total_weight: float = tally.total_weight if weighted else n  # type: ignore[attr-defined]
+    ess = effective_deals(tally.weights) if weighted else n  # type: ignore[attr-defined]
     for i in order:
         mean_ci = p_make_ci = None
         if not enumerated:
-            est = mean_estimate(n, tally.sums[i], tally.squares[i])
+            if weighted:
+                est = weighted_mean_estimate(total_weight, tally.sums[i], tally.squares[i], ess)
+                p_make_ci = wilson_interval(ess * tally.makes[i] / total_weight, ess, Z95)
+            else:
+                est = mean_estimate(n, tally.sums[i], tally.squares[i])
+                p_make_ci = wilson_interval(tally.makes[i], n, Z95)
             # One deal gives no interval (its bounds are infinite): none is reported.
-            mean_ci = (est.low, est.high) if n > 1 else None
-            p_make_ci = wilson_interval(tally.makes[i], n, Z95)
+            mean_ci = (est.low, est.high) if n > 1 and math.isfinite(est.low) else None
         moves[T.name_of(scorer.moves[i])] = MoveFigures(
-            tile=T.name_of(scorer.moves[i]), mean=tally.sums[i] / n, p_make=tally.makes[i] / n,
-            p_best=tally.bests[i] / n, makes=tally.makes[i], best=tally.bests[i],
+            tile=T.name_of(scorer.moves[i]), mean=tally.sums[i] / total_weight,
+            p_make=tally.makes[i] / total_weight,
+            p_best=tally.bests[i] / total_weight, makes=tally.makes[i], best=tally.bests[i],
             total=tally.sums[i],
             mean_ci=mean_ci, p_make_ci=p_make_ci)
     examples: list[Example] = []
@@ -576,4 +855,4 @@ def _result(v: View, scorer: DealScorer, tally: _Tally, ranking: _Ranking, count
 
 
 __all__ = ["DEFAULT_DEALS", "DEFAULT_ENUMERATION_LIMIT", "MAX_DEALS", "DealScorer", "Example",
-           "Hint", "MoveFigures", "check_options", "hint"]
+           "Hint", "InferredDeals", "MoveFigures", "check_options", "hint"]

@@ -14,6 +14,7 @@ computed for those moves alone, and then, as in the hint, by the highest tile.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -22,8 +23,10 @@ from ..game.errors import PositionError, SearchCancelled
 from ..game.position import SEATS, Position
 from ..search._core import CancelToken, Engine
 from .deals import DealBuilder
-from .hint import (DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, DealScorer, Masks, ViewLike,
-                   as_view, check_options, start_dealing, with_deadline)
+from .hint import (DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, DealScorer, InferredDeals, Masks,
+                   ViewLike, as_view, check_options, start_dealing, with_deadline)
+from .inference import InferenceReport, read_inference
+from .play_model import PlayReplay
 
 #: Moves tied on makes are compared by their mean value over this many deals (the first).
 TIE_DEALS = 16
@@ -99,18 +102,24 @@ class QuickPlay:
     tie_deals: int
     declaring: bool
     nodes: int = 0
+    #: what inference weighed the deals by (None: every consistent deal the same)
+    inference: InferenceReport | None = None
 
     def to_json(self) -> dict:
-        return {"to_move": self.to_move, "count": self.count, "method": self.method,
-                "deals": self.deals, "seed": self.seed, "best": self.best,
-                "tie_deals": self.tie_deals,
-                "moves": {t: m.to_json() for t, m in self.moves.items()}}
+        out = {"to_move": self.to_move, "count": self.count, "method": self.method,
+               "deals": self.deals, "seed": self.seed, "best": self.best,
+               "tie_deals": self.tie_deals,
+               "moves": {t: m.to_json() for t, m in self.moves.items()}}
+        if self.inference is not None:
+            out["inference"] = self.inference.to_json()
+        return out
 
 
 def quick_play(view: ViewLike, *, deals: int = DEFAULT_DEALS,
                enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, seed: int | None = None,
                tie_deals: int = TIE_DEALS, token: CancelToken | None = None,
-               timeout: float | None = None, threads: int | None = 1) -> QuickPlay:
+               timeout: float | None = None, threads: int | None = 1,
+               inference: object = None) -> QuickPlay:
     """The viewer's move with the most makes (declaring) or fewest (defending) over the
     deals `hint` would score with the same options, ties by the mean value over the first
     ``tie_deals`` deals, then by the highest tile.
@@ -124,44 +133,72 @@ def quick_play(view: ViewLike, *, deals: int = DEFAULT_DEALS,
     if not isinstance(tie_deals, int) or isinstance(tie_deals, bool) or tie_deals < 1:
         raise PositionError("tie_deals", f"must be a whole number >= 1, not {tie_deals!r}",
                             "INVALID_VALUE")
+    inferred = read_inference(inference, v.game)
     token = with_deadline(token, timeout)
+    weights: list[float] | None = None
+    report = None
     try:
-        seed, count, enumerated, source, batch = start_dealing(v, deals, enumerate_limit,
-                                                               seed, token)
+        if inferred is None:
+            seed, count, enumerated, source, batch = start_dealing(v, deals, enumerate_limit,
+                                                                   seed, token)
+            template = DealBuilder(v).position(source.first)
+            scorer = _MadeScorer(template, threads)
+            rows = scorer.score(batch, token)
+        else:
+            dealt = InferredDeals(v, inferred, deals, enumerate_limit, seed, token,
+                                  keep_places=False)
+            seed, count, enumerated, batch = dealt.seed, dealt.count, dealt.enumerated, \
+                dealt.first
+            template = DealBuilder(v).position(dealt.source.first)
+            scorer = _MadeScorer(template, threads)
+            if inferred.uses_plays:
+                replay = PlayReplay(v, template, inferred.plays)
+                scorer.replay = replay if replay.any_judged else None
+            rows, play_log_weights = scorer.score_weighted(batch, token)
+            dealt.weigh(batch, play_log_weights)
+            weights = None if dealt.uniform else dealt.weights()
+            report = dealt.finish(weights)
         first = batch[0]
-        template = DealBuilder(v).position(source.first)
-        scorer = _MadeScorer(template, threads)
-        rows = scorer.score(batch, token)
     except SearchCancelled:
         raise SearchCancelled("play stopped before it finished") from None
     n = len(rows)
     moves = scorer.moves
-    makes = [sum(column) for column in zip(*rows)]
+    if weights is None:
+        makes: list = [sum(column) for column in zip(*rows)]
+        total_weight: float = n
+    else:
+        makes = [math.fsum(w for w, made in zip(weights, column) if made)
+                 for column in zip(*rows)]
+        total_weight = math.fsum(weights)
     declaring = v.scorer[v.seat] == 1
     make_sign = 1 if declaring else -1
     top = max(make_sign * m for m in makes)
     tied = [i for i in range(len(moves)) if make_sign * makes[i] == top]
     sums: dict[int, int] = {}     # exact integers, so that ties stay ties
     used = 0
+    used_weight: float = 0
     if len(tied) > 1:
         sub = [first] + [batch[i] for i in range(1, min(tie_deals, n))]
         values = _ValueScorer(template, threads, tied)
         value_rows = values.score(sub, token)
         scorer.nodes += values.nodes
         used = len(value_rows)
+        tie_weights = weights[:used] if weights is not None else [1] * used
         for k, i in enumerate(tied):
-            sums[i] = sum(row[k] for row in value_rows)
+            sums[i] = sum(w * row[k] for w, row in zip(tie_weights, value_rows))
+        used_weight = sum(tie_weights)
     value_sign = 1 if template.maximizer[template.to_move_index] else -1
     order = sorted(range(len(moves)),
                    key=lambda i: (make_sign * makes[i], value_sign * sums.get(i, 0),
                                   moves[i]), reverse=True)
-    figures = {T.name_of(moves[i]): QuickMove(T.name_of(moves[i]), makes[i], makes[i] / n,
-                                              sums[i] / used if i in sums else None)
+    figures = {T.name_of(moves[i]): QuickMove(T.name_of(moves[i]), makes[i],
+                                              makes[i] / total_weight,
+                                              sums[i] / used_weight if i in sums else None)
                for i in order}
     return QuickPlay(to_move=SEATS[v.seat], count=count,
                      method="enumerated" if enumerated else "sampled", deals=n, seed=seed,
                      moves=figures, best=T.name_of(moves[order[0]]), tie_deals=used,
-                     declaring=declaring, nodes=scorer.nodes)
+                     declaring=declaring, nodes=scorer.nodes, inference=report)
 
 
 __all__ = ["TIE_DEALS", "QuickMove", "QuickPlay", "quick_play"]

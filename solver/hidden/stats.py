@@ -78,6 +78,25 @@ def mean_estimate(n: int, total: float, total_sq: float) -> MeanEstimate:
     return MeanEstimate(n, mean, sd, se, mean - half, mean + half)
 
 
+def weighted_mean_estimate(weight: float, total: float, total_sq: float, ess: float
+                           ) -> MeanEstimate:
+    """A weighted mean (``total`` = sum w x, ``total_sq`` = sum w x^2, ``weight`` = sum w)
+    with its standard error at the effective sample size ``ess`` ((sum w)^2 / sum w^2,
+    Kish) and a 95% t interval on ``ess - 1`` degrees of freedom."""
+    if weight <= 0 or ess <= 0:
+        return MeanEstimate(0, math.nan, math.nan, math.nan, math.nan, math.nan)
+    mean = total / weight
+    n = max(1, round(ess))
+    if ess <= 1:
+        return MeanEstimate(n, mean, math.nan, math.nan, -math.inf, math.inf)
+    # The weighted variance, with Kish's small-sample correction ess / (ess - 1).
+    var = max(0.0, total_sq / weight - mean * mean) * ess / (ess - 1)
+    sd = math.sqrt(var)
+    se = sd / math.sqrt(ess)
+    half = t_quantile_975(max(1, n - 1)) * se
+    return MeanEstimate(n, mean, sd, se, mean - half, mean + half)
+
+
 def mean_of(values: Sequence[float]) -> MeanEstimate:
     """`mean_estimate` of a list of values."""
     return mean_estimate(len(values), float(sum(values)), float(sum(v * v for v in values)))

@@ -20,6 +20,9 @@ The interface (`Bot`): ``call(view) -> int | str`` (``pass``, a bid, ``plunge`` 
   defenders: the fewest) by `solver.hidden.quick_play.quick_play`.
 * ``hint`` (the play-only arena's name): calls as ``advice`` does and plays the full
   hint's best move (`solver.hidden.hint.hint`, objective make).
+* ``advice-auction``, ``advice-plays``, ``advice-both``: ``advice`` whose bid advice
+  and plays weigh their deals by inference (`solver.hidden.inference`) from the calls,
+  the plays or both.
 * ``cheat``: double-dummy calls and plays on the true deal (an upper bound).
 
 A plunge or splash partner (every bot but ``random``) names trump with
@@ -278,10 +281,12 @@ class AdviceBot(HintBot):
     def __init__(self, deals: int = 100, seed: int = 0, threads: int | None = 1, *,
                  hint_deals: int = 100, threshold: float = calling.DEFAULT_THRESHOLD,
                  calibrated: bool = True, prune: bool = True, adaptive: bool = True,
-                 name: str = "advice", full_hint: bool = False) -> None:
+                 name: str = "advice", full_hint: bool = False, inference: str = "off") -> None:
         super().__init__(hint_deals, seed, threads)
         self.name = name
         self.full_hint = full_hint
+        #: what the bot's advice and plays weigh their deals by (`solver.hidden.inference`)
+        self.inference = inference
         self.advice_deals = deals
         self.threshold = threshold
         self.calibrated = calibrated
@@ -297,16 +302,23 @@ class AdviceBot(HintBot):
         if len(legal) == 1:
             return legal[0]
         play = quick_play(view, deals=self.deals, seed=self.rng.randrange(2 ** 31),
-                          threads=self.threads, token=self.token)
+                          threads=self.threads, token=self.token,
+                          inference=self._play_inference(view))
         self.last_hint = play   # the figures of the last search (`next_action_figures`)
         return T.parse_tile(play.best, "best")
+
+    def _play_inference(self, view: View) -> str:
+        """The bot's inference for a play: Moon has no call model, so it reads plays only."""
+        if view.game == "moon" and self.inference in ("auction", "both"):
+            return "plays" if self.inference == "both" else "off"
+        return self.inference
 
     def _advise(self, view: CallView, highest: int | None, options: Sequence[str]) -> Any:
         advice = calling.advice_for(view, highest, options, deals=self.advice_deals,
                                     seed=self.call_rng.randrange(2 ** 31),
                                     threshold=self.threshold, calibrated=self.calibrated,
                                     threads=self.threads, adaptive=self.adaptive,
-                                    token=self.token)
+                                    token=self.token, inference=self.inference)
         self._advice = {calling.hand_key(view): advice}   # one hand at a time
         return advice
 
@@ -394,8 +406,11 @@ class CheatBot:
 
 #: The bots of the play-only arena (`solver.play.arena`), whose results stay as they were.
 BOT_NAMES = ("random", "rule", "hint", "cheat")
+#: ``advice`` with inference (`solver.hidden.inference`): its deals weighed by the
+#: auction, the plays or both.
+INFERENCE_BOT_NAMES = ("advice-auction", "advice-plays", "advice-both")
 #: The bots of games (every one calls and plays).
-GAME_BOT_NAMES = ("random", "rule", "advice", "cheat")
+GAME_BOT_NAMES = ("random", "rule", "advice", "cheat") + INFERENCE_BOT_NAMES
 
 
 def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int = 100,
@@ -414,6 +429,10 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
             options.setdefault("full_hint", True)
         return AdviceBot(advice_deals, seed, hint_deals=hint_deals,
                          name=options.pop("name", name), **options)
+    if name in INFERENCE_BOT_NAMES:
+        return AdviceBot(advice_deals, seed, hint_deals=hint_deals, name=name,
+                         inference=name.split("-", 1)[1], **options)
     if name == "cheat":
         return CheatBot()
-    raise ValueError(f"unknown bot {name!r} (one of {', '.join(BOT_NAMES + ('advice',))})")
+    names = BOT_NAMES + GAME_BOT_NAMES[3:]
+    raise ValueError(f"unknown bot {name!r} (one of {', '.join(names)})")

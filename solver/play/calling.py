@@ -153,16 +153,23 @@ def declaration_options(view: CallView, highest: int | None, prune: bool = True
 
 def advice_for(view: CallView, highest: int | None, options: Sequence[str], *, deals: int,
                seed: int, threshold: float, calibrated: bool, threads: int | None,
-               adaptive: bool = True, token: Any = None) -> Any:
-    """`advise` on the seat's seven tiles (Moon: no calibration; bids under 4 count as none)."""
+               adaptive: bool = True, token: Any = None, inference: str = "off") -> Any:
+    """`advise` on the seat's seven tiles (Moon: no calibration; bids under 4 count as none).
+    ``inference`` ``auction`` (or ``both``) hands the advice the calls so far to weigh its
+    deals by (42 only: Moon's auctions have no call model)."""
     rules = view.rules
     if rules.game == "moon" and highest is not None and highest < _ADVICE_MOON_LOW:
         highest = None
+    auction: Any = highest
+    reads_calls = inference in ("auction", "both") and rules.game == "42"
+    if reads_calls:
+        auction = [c.to_json() for c in view.calls]
     return advise([T.name_of(t) for t in view.hand], SEATS[view.seat], game=rules.game,
-                  players=rules.players, auction=highest, deals=deals, seed=seed,
+                  players=rules.players, auction=auction, deals=deals, seed=seed,
                   threshold=threshold, declarations=list(options),
                   calibrated=calibrated and rules.game == "42", threads=threads,
-                  adaptive=adaptive, token=token)
+                  adaptive=adaptive, token=token,
+                  inference="auction" if reads_calls else "off")
 
 
 def _rank_key(row: Any, chance: Any, order: Sequence[str]) -> tuple:

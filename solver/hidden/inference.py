@@ -1,0 +1,260 @@
+"""Inference: weighing the hidden deals by what the auction and the plays reveal (SPEC
+"Inference (optional)").
+
+Without inference every consistent deal weighs the same. With it, a deal weighs as
+much as the other seats were likely to make the calls and plays they made holding the
+hands that deal gives them:
+
+* ``auction``: the calls of every other seat (`solver.hidden.call_model`: how the
+  ``advice`` bot bids, softened and fitted by maximum likelihood on game records) and
+  the declarer's declaration, when the declarer is another seat;
+* ``plays``: every play of another seat that had a choice
+  (`solver.hidden.play_model`: a softmax over the double-dummy loss of each legal move);
+* ``both``: the product.
+
+How the weights are used: a sampled view draws deals uniformly as before and keeps
+each with probability its auction weight (rejection sampling: the kept deals are
+exact draws from the weighted distribution, so no search is spent on deals the
+auction rules out); the play weights, which need searches, weigh the kept deals. An
+enumerated view weighs every consistent deal by the product, exactly. The answer
+names the models and gives the effective number of deals ``(sum w)^2 / sum w^2``.
+
+When the models give every deal probability zero (nothing kept within the draw
+budget, or weights that sum to zero), the answer falls back to uniform weights and
+says so (`InferenceReport.fallback`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..game.auction import SPECIAL_CALLS, read_call
+from ..game.errors import PositionError, quoted
+from ..game.position import SEATS
+
+MODES = ("off", "auction", "plays", "both")
+#: A sampled view draws at most this many deals per deal kept (and at least
+#: `MIN_DRAW_BUDGET` in all) before it gives up on the auction model and falls back.
+DRAWS_PER_DEAL = 200
+MIN_DRAW_BUDGET = 20_000
+#: Log-weights are kept within this distance of the largest (exp() stays finite).
+LOG_WEIGHT_FLOOR = -700.0
+
+
+@dataclass(frozen=True)
+class Inference:
+    """What a call's deals are weighted by: the mode and the models it uses."""
+
+    mode: str
+    calls: Any = None      # a `CallModel` (``auction``, ``both``)
+    plays: Any = None      # a `PlayModel` (``plays``, ``both``)
+
+    @property
+    def uses_auction(self) -> bool:
+        return self.calls is not None
+
+    @property
+    def uses_plays(self) -> bool:
+        return self.plays is not None
+
+    def describe(self) -> dict:
+        out: dict[str, Any] = {"mode": self.mode}
+        if self.calls is not None:
+            out["calls"] = self.calls.to_json()
+        if self.plays is not None:
+            out["plays"] = self.plays.to_json()
+        return out
+
+
+def read_inference(value: object, game: str = "42", *, plays: bool = True
+                   ) -> Inference | None:
+    """The ``inference`` option: ``off`` (None), ``auction``, ``plays`` or ``both`` (any
+    case), or an `Inference` (models of one's own). ``PositionError`` (field
+    ``inference``) for anything else, for the auction in Moon (the call model was fitted
+    on 42's auctions) and, with ``plays`` False (bid advice: nothing has been played),
+    for a mode that reads plays."""
+    if isinstance(value, Inference):
+        return None if value.mode == "off" else value
+    if value is None:
+        return None
+    if not isinstance(value, str) or value.lower() not in MODES:
+        raise PositionError("inference", f"unknown inference {quoted(value)} (off, auction, "
+                            "plays or both)", "INVALID_OPTION")
+    mode = value.lower()
+    if mode == "off":
+        return None
+    if not plays and mode != "auction":
+        raise PositionError("inference", f"{mode!r} reads the plays, and bid advice comes "
+                            "before any: off or auction", "INVALID_OPTION")
+    if game == "moon" and mode in ("auction", "both"):
+        raise PositionError("inference", "the call model was fitted on 42's auctions; Moon "
+                            "has none (off or plays)", "INVALID_OPTION")
+    calls = play_model = None
+    if mode in ("auction", "both"):
+        from .call_model import shipped_call_model
+        calls = shipped_call_model()
+    if mode in ("plays", "both"):
+        from .play_model import shipped_play_model
+        play_model = shipped_play_model()
+    return Inference(mode, calls, play_model)
+
+
+# ------------------------------------------------------------------ the auction
+
+
+@dataclass(frozen=True)
+class CallSeen:
+    """One call another seat made: the seat, the call, the highest bid before it."""
+
+    seat: int
+    bid: int | str
+    highest: int | None
+
+
+def calls_seen(auction: Sequence[Any] | None, viewer: int, players: int = 4
+               ) -> list[CallSeen]:
+    """The informative calls of the other seats in ``auction`` (a list of calls, each
+    ``{"seat", "bid"}`` or a bare bid, in order; bare bids are the seats before the
+    viewer's turn, counter-clockwise from it). A bid forced on the last seat (every
+    other seat passed) says nothing about its hand and is left out."""
+    if not auction:
+        return []
+    out: list[CallSeen] = []
+    highest: int | None = None
+    n = len(auction)
+    for i, raw in enumerate(auction):
+        if isinstance(raw, Mapping):
+            call = read_call(raw, f"auction[{i}]", SEATS[:players])
+            seat, bid = call.seat, call.bid
+            amount = call.amount
+        else:
+            seat = (viewer - n + i) % players
+            bid = raw.lower() if isinstance(raw, str) else raw
+            amount = SPECIAL_CALLS[bid][0] if bid in SPECIAL_CALLS else \
+                None if bid == "pass" else bid
+        forced = i == players - 1 and highest is None and bid != "pass"
+        if seat != viewer and not forced:
+            out.append(CallSeen(seat, bid, highest))
+        if amount is not None and (highest is None or amount > highest):
+            highest = amount
+    return out
+
+
+class AuctionWeigher:
+    """The log-likelihood of the other seats' calls (and a declaration) for one deal at
+    a time, by hands as dealt; a seat's part is cached per hand, since many deals of a
+    view give a seat the same hand."""
+
+    def __init__(self, model: Any, calls: Iterable[CallSeen],
+                 declaration: tuple[int, str, int] | None = None) -> None:
+        self.model = model
+        self.by_seat: dict[int, list[CallSeen]] = {}
+        for c in calls:
+            self.by_seat.setdefault(c.seat, []).append(c)
+        #: (declarer, declaration, bid) when another seat declared a standard contract
+        self.declaration = declaration
+        self.seats = tuple(sorted(set(self.by_seat) | ({declaration[0]} if declaration
+                                                          else set())))
+        self._cache: dict[tuple[int, int], float] = {}
+        self._bounds: dict[tuple[int | str, int | None], float] = {}
+
+    @property
+    def informative(self) -> bool:
+        return bool(self.seats)
+
+    def _bound(self, bid: int | str, highest: int | None) -> float:
+        bound = self._bounds.get((bid, highest))
+        if bound is None:
+            largest = getattr(self.model, "call_bound", None)
+            bound = largest(bid, highest) if largest is not None else 1.0
+            self._bounds[(bid, highest)] = bound
+        return bound
+
+    def seat_log_weight(self, seat: int, hand: int) -> float:
+        key = (seat, hand)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        p = 1.0
+        for c in self.by_seat.get(seat, ()):
+            # Divided by the call's largest likelihood over every strength of hand, so
+            # that the product is a probability to keep a deal with that is as large as
+            # it may be (a bid of exactly 31 is unlikely for any hand: what tells deals
+            # apart is the ratio).
+            p *= self.model.call_likelihood(hand, c.bid, c.highest) / \
+                self._bound(c.bid, c.highest)
+        if self.declaration is not None and self.declaration[0] == seat:
+            p *= self.model.declaration_likelihood(hand, self.declaration[1],
+                                                   self.declaration[2])
+        out = math.log(p) if p > 0 else -math.inf
+        self._cache[key] = out
+        return out
+
+    def log_weight(self, dealt: Sequence[int]) -> float:
+        """Sum over the seats that called of log P(their calls | their hand in ``dealt``),
+        ``dealt`` a tile mask per seat index."""
+        return sum(self.seat_log_weight(s, dealt[s]) for s in self.seats)
+
+
+def view_weigher(view: Any, model: Any) -> AuctionWeigher:
+    """The `AuctionWeigher` of a view: its auction's calls by other seats, and the
+    contract's declaration when another seat declared a standard contract."""
+    calls = calls_seen(view.auction, view.seat, len(view.active_seats)
+                       if view.game == "moon" else 4)
+    contract = view.contract
+    declaration = None
+    if contract.kind == "standard" and contract.declarer != view.seat:
+        declaration = (contract.declarer, contract.declaration.name, contract.bid)
+    return AuctionWeigher(model, calls, declaration)
+
+
+# ------------------------------------------------------------------- the answer
+
+
+@dataclass
+class InferenceReport:
+    """What an answer with inference says of it: the models, how many deals were drawn
+    and kept, the effective number of deals, and a fallback to uniform weights."""
+
+    inference: Inference
+    drawn: int = 0
+    kept: int = 0
+    effective_deals: float = 0.0
+    fallback: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        out = self.inference.describe()
+        out.update({"drawn": self.drawn, "kept": self.kept,
+                    "effective_deals": round(self.effective_deals, 3),
+                    "fallback": self.fallback})
+        return out
+
+
+def effective_deals(weights: Sequence[float]) -> float:
+    """(sum w)^2 / sum w^2 (0 when every weight is 0)."""
+    total = math.fsum(weights)
+    squares = math.fsum(w * w for w in weights)
+    return total * total / squares if squares > 0 else 0.0
+
+
+def normalised(log_weights: Sequence[float]) -> list[float] | None:
+    """exp(log w - max log w) per deal (the largest weight is 1); None when every
+    deal has weight zero."""
+    top = max(log_weights, default=-math.inf)
+    if top == -math.inf:
+        return None
+    return [math.exp(max(lw - top, LOG_WEIGHT_FLOOR)) if lw > -math.inf else 0.0
+            for lw in log_weights]
+
+
+def dealt_masks(held: Sequence[int], played_by: Sequence[int]) -> tuple[int, ...]:
+    """Each seat's tiles as dealt: those it still holds and those it played."""
+    return tuple(h | p for h, p in zip(held, played_by))
+
+
+__all__ = ["DRAWS_PER_DEAL", "MODES", "AuctionWeigher", "CallSeen", "Inference",
+           "InferenceReport", "calls_seen", "effective_deals", "normalised",
+           "read_inference", "view_weigher"]

@@ -1,0 +1,114 @@
+"""How likely a seat was to make the plays it made, given its hand: the play model of
+inference (SPEC "Inference (optional)").
+
+The model: a seat at a position with two or more legal moves plays move ``j`` with
+probability ``exp(-loss_j / T) / sum_k exp(-loss_k / T)``, where ``loss_j`` is how much
+worse move ``j`` is than the best move for the seat's side, double dummy on the deal
+(points for 42's point contracts; tricks for Moon, nello and sevens), and the
+temperature ``T`` per unit was fitted by maximum likelihood on game records of the
+``advice`` bot (``data/play_model.json``; ``bench/fit_inference.py plays``). A seat that
+plays well but not perfectly: the best move is the likeliest, a move that costs a trick
+is much less likely, one that costs nothing is as likely as the best.
+
+`PlayReplay` weighs one deal of a view: it loads the deal as dealt into an engine,
+plays the view's plays in order, and at every play of another seat since the viewer's
+own last play (at most one round of plays), where that seat had a choice, scores its
+legal moves (`Engine.score_moves`). Earlier plays are not judged: a search from an
+earlier point of the hand is much larger, and the whole history would cost 35 to 110
+times the hint itself at tricks 3 to 5. The engine keeps
+its transposition table across the plays of one deal (every tile keeps its owner, so
+a state means the same thing all along), and the scorer that follows on the same deal
+reuses it too.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..game.position import Position
+from ..game.view import View
+from ..search._core import Engine
+
+MODEL_FILE = Path(__file__).parent / "data" / "play_model.json"
+
+
+@dataclass(frozen=True)
+class PlayModel:
+    """A softmax over double-dummy loss with one temperature per unit of value."""
+
+    name: str
+    temperature: Mapping[str, float]
+    fitted_on: Mapping[str, Any] | None = None
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "temperature": dict(self.temperature)}
+
+    def log_probability(self, values: list[tuple[int, int]], played: int, maximizing: bool,
+                        unit: str) -> float:
+        """log P(``played``) among the moves ``values`` ((tile, value) after each)."""
+        t = self.temperature[unit]
+        sign = 1 if maximizing else -1
+        best = max(sign * v for _, v in values)
+        # exp(-loss / T): the best move's term is 1, so the sum never underflows to 0.
+        logits = {tile: (sign * v - best) / t for tile, v in values}
+        total = sum(math.exp(x) for x in logits.values())
+        return logits[played] - math.log(total)
+
+
+@functools.cache
+def shipped_play_model() -> PlayModel:
+    """The package's fitted play model (``data/play_model.json``)."""
+    data = json.loads(MODEL_FILE.read_text())
+    return PlayModel(data["name"], {k: float(v) for k, v in data["temperature"].items()},
+                     data.get("fitted_on"))
+
+
+class PlayReplay:
+    """The log-likelihood of a view's plays by the seats other than the viewer, on one
+    deal at a time (`log_weight`), under a `PlayModel`.
+
+    ``template`` is any consistent deal of the view as a `Position` (the rules, the
+    contract and the plays are those of every deal)."""
+
+    def __init__(self, view: View, template: Position, model: PlayModel) -> None:
+        self.model = model
+        start = Position({**template.to_json(), "plays": []})
+        self.leader = start.leader
+        self.available = start.available
+        self.unit = "tricks" if template.max_value == 7 else "points"
+        self.maximizer = template.maximizer
+        self.plays = tuple(view.plays)
+        self.seats = tuple(view.play_seats)
+        self.played_by = tuple(view.played_by)
+        # The plays judged: those of the other seats since the viewer's own last play.
+        # Judging earlier ones means searching from earlier, larger positions: the whole
+        # history costs 35 to 110 times the hint at trick 3 to 5, this window 1 to 3 times.
+        last = max((i for i, s in enumerate(self.seats) if s == view.seat), default=-1)
+        self.judged = tuple(i > last and s != view.seat for i, s in enumerate(self.seats))
+        self.any_judged = any(self.judged)
+
+    def log_weight(self, engine: Engine, held: tuple[int, int, int, int]) -> float:
+        """log P(the other seats' plays | this deal); ``held`` are the tiles each seat
+        still holds (the scorer's masks). The engine is left at the view's position."""
+        if not self.any_judged:
+            return 0.0
+        dealt = [held[s] | self.played_by[s] for s in range(4)]
+        engine.set_state(dealt, self.leader, (), 0, self.available, 7)
+        total = 0.0
+        for tile, seat, judged in zip(self.plays, self.seats, self.judged):
+            # The plays before the window are replayed only (no search).
+            if judged:
+                values = engine.score_moves()
+                if len(values) > 1:
+                    total += self.model.log_probability(values, tile, bool(self.maximizer[seat]),
+                                                        self.unit)
+            engine.play(tile)
+        return total
+
+
+__all__ = ["MODEL_FILE", "PlayModel", "PlayReplay", "shipped_play_model"]
