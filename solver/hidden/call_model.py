@@ -228,7 +228,7 @@ class CallModel:
         """The strength of every declaration (`DECLARATIONS` order), then their max."""
         s = self._cache.get(hand)
         if s is None:
-            if len(self._cache) > 200_000:
+            if len(self._cache) > 50_000:   # about 8 MB
                 self._cache.clear()
             s = self._cache[hand] = self._evaluate(hand)
         return s
