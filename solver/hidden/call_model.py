@@ -259,6 +259,19 @@ class CallModel:
             (0.0 if hi == -1 else self._at_least(s, hi))
         return max(_LOWEST, p)
 
+    def call_bound(self, bid: int | str, highest: int | None) -> float:
+        """The largest `call_likelihood` of this call over every strength of hand: 1 for a
+        pass, a top bid or a special call; for a bid between two levels with cutpoints
+        ``a < b``, ``sigmoid(s - a) - sigmoid(s - b)`` is largest at ``s = (a + b) / 2``,
+        where it is ``tanh((b - a) / 4)``. Inference divides by it, so that the product
+        over the calls is a probability of keeping a deal that is as large as it may be."""
+        if isinstance(bid, str) and bid in SPECIAL_CALLS:
+            return 1.0
+        lo, hi = call_levels(bid, highest)
+        if lo == -2 or hi == -1:
+            return 1.0
+        return max(_LOWEST, math.tanh((self.cutpoints[hi] - self.cutpoints[lo]) / 4))
+
     def declaration_likelihood(self, hand: int, declaration: str, bid: int) -> float:
         """How likely the advice bot holding ``hand`` names ``declaration`` having won the
         auction at ``bid`` (a softmax over the declarations allowed at that bid)."""
