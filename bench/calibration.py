@@ -57,7 +57,7 @@ def games(args: argparse.Namespace) -> None:
             f.write(json.dumps(record.to_json()) + "\n")
             f.flush()
         run_game_calibration(records, advice_deals=args.advice_deals, seed=args.seed,
-                             workers=args.workers, sink=sink,
+                             workers=args.workers, sink=sink, inference=args.inference,
                              progress=stderr_progress("calibration", "games"))
 
 
@@ -129,6 +129,8 @@ def main() -> None:
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     g.add_argument("--out", default="bench/results/game_calibration.jsonl")
+    g.add_argument("--inference", choices=("off", "auction"), default="off",
+                   help="bid advice weighs its deals by the calls before the winning one")
     g.set_defaults(fn=games)
     p = sub.add_parser("report")
     p.add_argument("--out", default="bench/results/calibration.jsonl")

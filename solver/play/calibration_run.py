@@ -218,9 +218,14 @@ class GameCalibrationRecord:
     advice_deals: int
     seed: int
     made: bool
+    #: what the advice weighed its deals by (`solver.hidden.inference`)
+    inference: str = "off"
 
     def to_json(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        if self.inference == "off":
+            del out["inference"]    # the records measured before inference read the same
+        return out
 
     @classmethod
     def from_json(cls, row: dict[str, Any]) -> "GameCalibrationRecord":
@@ -228,9 +233,11 @@ class GameCalibrationRecord:
 
 
 def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int = 100,
-                          seed: int = 0) -> GameCalibrationRecord | None:
+                          seed: int = 0, inference: str = "off"
+                          ) -> GameCalibrationRecord | None:
     """The calibration pair of hand ``index`` of a 42 game record, or None for a hand
-    that gives none (thrown in, a plunge or splash, not over)."""
+    that gives none (thrown in, a plunge or splash, not over). ``inference``
+    (``auction``): the advice weighs its deals by the calls before the winning one."""
     hand = record.hands[index]
     c = hand.contract
     if record.rules.game != "42" or c is None or c.kind != "standard" or hand.made is None:
@@ -242,7 +249,7 @@ def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int =
     hand_seed = _hand_seed(seed, index)
     advice = advise([T.name_of(t) for t in hand.deal[c.declarer]], SEATS[c.declarer],
                     auction=before, deals=advice_deals, seed=hand_seed,
-                    declarations=[c.declaration.name], threads=1)
+                    declarations=[c.declaration.name], threads=1, inference=inference)
     chance = advice.declaration(c.declaration.name).chance(c.bid)
     if chance is None:
         return None
@@ -250,27 +257,28 @@ def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int =
         game=record.id, hand=index, declarer=SEATS[c.declarer],
         declaration=c.declaration.name, bid=c.bid, calls_before=before,
         predicted=float(chance.p_make), advice_deals=advice_deals, seed=hand_seed,
-        made=bool(hand.made))
+        made=bool(hand.made), inference=inference)
 
 
 def _game_hands_job(job: tuple) -> tuple[int, list[GameCalibrationRecord]]:
-    k, data, advice_deals, seed = job
+    k, data, advice_deals, seed, inference = job
     record = GameRecord(data)
-    found = (game_calibration_hand(record, i, advice_deals=advice_deals, seed=seed)
+    found = (game_calibration_hand(record, i, advice_deals=advice_deals, seed=seed,
+                                   inference=inference)
              for i in range(len(record.hands)))
     return k, [rec for rec in found if rec is not None]
 
 
 def run_game_calibration(records: Sequence[Any], *, advice_deals: int = 100, seed: int = 0,
-                         workers: int = 1,
+                         workers: int = 1, inference: str = "off",
                          progress: Callable[[int, int], None] | None = None,
                          sink: Callable[[GameCalibrationRecord], None] | None = None
                          ) -> list[GameCalibrationRecord]:
     """The calibration pairs of every hand of the game records (dicts or JSON), a game
     per job over ``workers`` processes; by game (in the order given), then hand. Each
     hand's advice is seeded by ``seed`` and the hand's index, so the pairs do not
-    depend on ``workers``."""
-    jobs = [(k, data, advice_deals, seed) for k, data in enumerate(records)]
+    depend on ``workers``; ``inference`` as for `game_calibration_hand`."""
+    jobs = [(k, data, advice_deals, seed, inference) for k, data in enumerate(records)]
     found: list[tuple[int, list[GameCalibrationRecord]]] = []
 
     def take(results: Iterator[tuple[int, list[GameCalibrationRecord]]]) -> None:
