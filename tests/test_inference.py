@@ -573,3 +573,15 @@ def test_inference_bots_play_and_call_legally():
         cv = call_view(rules, 3, deal.hands[3], 0, calls, {"NS": 0, "EW": 0})
         call = bot.call(cv)
         assert call in cv.legal_calls()
+
+
+def test_a_sample_cut_short_by_the_draws_says_so():
+    """FIVES's auction fits few deals: sampled with 10 asked, the draw budget keeps fewer,
+    and the answer says how many it kept and that the draws ran out."""
+    h = hint(FIVES_VIEW, deals=10, enumerate_limit=0, seed=2, inference="auction")
+    report = h.inference
+    assert report.fallback is None
+    assert 0 < report.kept < 10 and h.deals == report.kept
+    assert report.drawn >= 20_000
+    notes = h.to_json()["inference"]["notes"]
+    assert len(notes) == 1 and f"kept {report.kept} of the 10 deals" in notes[0]

@@ -560,6 +560,10 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
         new = _deal_batch(rng, setup, batch, token, kept)
         if kept is None:
             uniform_drawn += len(new)
+        elif new and len(new) < batch:
+            assert report is not None
+            report.notes.append(f"kept {len(new)} of the {batch} deals asked for in a round: "
+                                f"the draws ran out after {kept.drawn}")
         elif not new:
             # The calls so far are (almost) impossible under the model with every deal
             # drawn: deal uniformly from here on, and say so.

@@ -653,9 +653,14 @@ class InferredDeals:
         budget = self.count if self.enumerated else \
             self.source.drawn + max(MIN_DRAW_BUDGET, DRAWS_PER_DEAL * n)
         try:
-            return self.source.take(n, budget)
+            made = self.source.take(n, budget)
         except Aborted:
             raise SearchCancelled("hint stopped before it finished") from None
+        if made and len(made) < n and not self.enumerated:
+            self.report.notes.append(f"kept {len(made)} of the {n} deals asked for: the "
+                                     "calls are unlikely on most deals, and the draws ran "
+                                     f"out after {self.source.drawn}")
+        return made
 
     def weigh(self, deals: Sequence[Masks], play_log_weights: Sequence[float]) -> None:
         """Record the log-weights of deals just scored (plays, and for an enumerated

@@ -230,6 +230,8 @@ class InferenceReport:
         out.update({"drawn": self.drawn, "kept": self.kept,
                     "effective_deals": round(self.effective_deals, 3),
                     "fallback": self.fallback})
+        if self.notes:
+            out["notes"] = list(self.notes)
         return out
 
 
