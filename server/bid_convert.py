@@ -19,7 +19,7 @@ from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import position_pb2 as pb
 
 from .convert import (DECLARATIONS, DOUBLES, ENUM_OF_DECLARATION, ENUM_OF_DOUBLES, ENUM_OF_SEAT,
-                      GAMES, SEAT_OF_ENUM, UNITS)
+                      GAMES, SEAT_OF_ENUM, UNITS, inference_option, inference_to_proto)
 
 KIND_NAMES = {pb.CONTRACT_KIND_PLUNGE: "plunge", pb.CONTRACT_KIND_SPLASH: "splash"}
 ENUM_OF_KIND = {name: value for value, name in KIND_NAMES.items()}
@@ -81,6 +81,9 @@ def request_to_kwargs(request: bid_pb.BidAdviceRequest) -> dict[str, Any]:
                                   enumerate(request.declarations)]
     kwargs["adaptive"] = request.adaptive
     kwargs["calibrated"] = request.calibrated
+    inference = inference_option(request.inference)
+    if inference is not None:
+        kwargs["inference"] = inference
     return kwargs
 
 
@@ -143,4 +146,6 @@ def advice_to_proto(advice: BidAdvice) -> bid_pb.BidAdvice:
             hint_deals=source.get("hint_deals", 0), mode=source.get("mode", ""),
             predicted=[x for x, _ in advice.calibration.knots],
             observed=[y for _, y in advice.calibration.knots]))
+    if advice.inference is not None:
+        message.inference.CopyFrom(inference_to_proto(advice.inference))
     return message

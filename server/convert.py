@@ -21,6 +21,7 @@ from solver.search.table import MARK_DECLARATIONS, POINT_DECLARATIONS, DealTable
 from texas42.v1 import deal_table_pb2 as table_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import hint_service_pb2 as service_pb
+from texas42.v1 import inference_pb2
 from texas42.v1 import position_pb2 as pb
 from texas42.v1 import view_pb2 as view_pb
 
@@ -449,3 +450,30 @@ def count_deals_to_proto(count: int, probabilities: Mapping[str, Mapping[str, fl
             for place, p in places.items()]) for tile, places in probabilities.items()],
         to_move=ENUM_OF_SEAT[to_move] if to_move else pb.SEAT_UNSPECIFIED,
         declaring=side == "declaring")
+
+
+# ------------------------------------------------------------------- inference
+
+
+def inference_option(value: str) -> str | None:
+    """The ``inference`` option of a request: None when empty (off), else the name as
+    given. A name that is no mode at all is refused here, by the API's own reader (a
+    `PositionError` naming ``inference``), before the call waits for a worker; the API
+    judges the rest (``auction`` in Moon, ``plays`` for bid advice)."""
+    if not value:
+        return None
+    from solver.hidden.inference import MODES, read_inference
+    if value.lower() not in MODES:
+        read_inference(value)   # raises: unknown inference
+    return value
+
+
+def inference_to_proto(report: Any) -> inference_pb2.Inference:
+    """An answer's `solver.hidden.inference.InferenceReport` as its message (the figures
+    of its ``to_json()``, so that every face gives the same)."""
+    data = report.to_json()
+    return inference_pb2.Inference(
+        mode=data["mode"], calls_model=(data.get("calls") or {}).get("name", ""),
+        plays_model=(data.get("plays") or {}).get("name", ""), drawn=data["drawn"],
+        kept=data["kept"], effective_deals=data["effective_deals"],
+        fallback=data["fallback"] or "")

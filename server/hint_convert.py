@@ -15,7 +15,8 @@ ENUM_OF_OBJECTIVE = {"make": hint_pb2.HINT_OBJECTIVE_MAKE, "points": hint_pb2.HI
 ENUM_OF_METHOD = {"enumerated": hint_pb2.HINT_METHOD_ENUMERATED,
                   "sampled": hint_pb2.HINT_METHOD_SAMPLED}
 #: option fields of the Python API that are fields of the request under the same name
-OPTION_FIELDS = ("deals", "enumerate_limit", "objective", "seed", "max_deals", "examples")
+OPTION_FIELDS = ("deals", "enumerate_limit", "objective", "seed", "max_deals", "examples",
+                 "inference")
 
 
 def hint_options(request: hint_pb2.HintRequest) -> dict[str, Any]:
@@ -35,6 +36,7 @@ def hint_options(request: hint_pb2.HintRequest) -> dict[str, Any]:
         "adaptive": request.adaptive,
         "max_deals": request.max_deals or None,
         "examples": request.examples,
+        "inference": convert.inference_option(request.inference),
     }
     check_options(deals=options["deals"], enumerate_limit=options["enumerate_limit"],
                   max_deals=options["max_deals"], examples=options["examples"])
@@ -66,4 +68,6 @@ def hint_to_proto(h: Hint) -> hint_pb2.HintResponse:
         out.examples.append(hint_pb2.HintExample(
             position=convert.position_from_json(ex.position.to_json()),
             values=[hint_pb2.TileValue(tile=t, value=v) for t, v in ex.values.items()]))
+    if h.inference is not None:
+        out.inference.CopyFrom(convert.inference_to_proto(h.inference))
     return out

@@ -9,7 +9,7 @@ from ..game.bid_request import request_from_json
 from ..game.errors import PositionError, quoted
 from ..hidden.bidding import MAX_DEALS, BidAdvice, advise
 from ..hidden.deals import check_deal_count, check_seconds
-from .common import InputError, Record, guarded, read_records, run_records
+from .common import InputError, Record, guarded, inference_line, read_records, run_records
 
 #: More digits than any bid has: such a call is refused before it is read as a number.
 _BID_DIGITS = 3
@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--calibrated", action="store_true", default=None,
                    help="map P(make) through the measured calibration (double dummy against "
                         "play with hidden hands) and recommend by the calibrated figure")
+    p.add_argument("--inference", choices=("off", "auction"),
+                   help="keep each deal as likely as the other seats' calls in --auction "
+                        "were with the hands it gives them (default off; 42 only)")
     p.add_argument("--timeout", type=float, help="give up after this many seconds (>= 0)")
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
     p.add_argument("--with-deals", action="store_true",
@@ -83,7 +86,8 @@ def option_values(args: argparse.Namespace) -> dict[str, Any]:
              "auction": auction, "doubles": args.doubles,
              "declarations": args.declarations.split(",") if args.declarations else None,
              "deals": args.deals, "seed": args.seed, "threshold": args.threshold,
-             "adaptive": args.adaptive, "calibrated": args.calibrated}
+             "adaptive": args.adaptive, "calibrated": args.calibrated,
+             "inference": args.inference}
     return {k: v for k, v in given.items() if v is not None}
 
 
@@ -112,7 +116,10 @@ def format_advice(advice: BidAdvice) -> str:
     lines = [f"{'Moon' if advice.game == 'moon' else '42'}{players}{doubles}: {advice.seat} "
              f"holds {' '.join(advice.hand)}{auction}",
              f"{advice.deals} deals (seed {advice.seed}), {advice.seconds:.2f} s, "
-             f"{advice.nodes:,} nodes", ""]
+             f"{advice.nodes:,} nodes"]
+    if advice.inference is not None:
+        lines.append(inference_line(advice.inference))
+    lines.append("")
     cal = advice.calibration
     if cal is not None:
         lines.append(f"P(make) calibrated by play with hidden hands ({cal.source.get('hands')} "
@@ -149,6 +156,11 @@ def bid_record(data: Any, *, timeout: float | None = None, with_deals: bool = Fa
     """
     if isinstance(data, dict) and "seat" not in data:
         data = {**data, "seat": options.get("seat", "N")}
+    if isinstance(data, dict) and "inference" in data:
+        # An option of the request, read here (`advise` judges it); the request reader
+        # knows the hand, the table and the auction.
+        data = dict(data)
+        options = {**options, "inference": data.pop("inference")}
     request = {**options, **request_from_json(data)}
     advice = advise(**request, deadline=timeout, return_deals=with_deals,
                      threads=threads)

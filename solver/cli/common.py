@@ -271,6 +271,20 @@ def emit_json(obj: dict) -> None:
     sys.stdout.flush()
 
 
+def inference_line(report: Any) -> str:
+    """The text line of an answer's inference (`solver.hidden.inference.InferenceReport`):
+    the mode and models, the effective number of deals, and the fallback when there is one
+    (`t42 hint` and `t42 bid`)."""
+    data = report.to_json()
+    models = ", ".join(f"{part} model {data[part]['name']}" for part in ("calls", "plays")
+                       if part in data)
+    line = (f"Inference {data['mode']} ({models}): {data['effective_deals']:,.1f} effective "
+            f"deals of {data['kept']:,} kept ({data['drawn']:,} drawn)")
+    if data["fallback"]:
+        line += f"; fallback: {data['fallback']}"
+    return line
+
+
 def guarded(command: Callable[..., int]) -> Callable[..., int]:
     """Turn input failures and interrupts into one stderr line and an exit status."""
 

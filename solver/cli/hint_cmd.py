@@ -11,7 +11,8 @@ from ..game.view import View
 from ..hidden.deals import MAX_ENUMERATION_LIMIT
 from ..hidden.hint import (DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, MAX_DEALS, OBJECTIVES, Hint,
                            as_view, check_options, hint)
-from .common import InputError, guarded, read_records, run_records
+from ..hidden.inference import MODES as INFERENCE_MODES
+from .common import InputError, guarded, inference_line, read_records, run_records
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,6 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                    help="stop a view's hint after this long (an adaptive hint answers with "
                         "the deals scored so far)")
+    p.add_argument("--inference", choices=INFERENCE_MODES, default=None,
+                   help="weigh the deals by the other seats' calls (the view's auction), "
+                        "plays, or both (default off)")
     p.add_argument("--svg", metavar="FILE", help="also draw each view as SVG, its legal tiles "
                    "labelled with P(make) and mean (the n-th of several: FILE-n.svg)")
     p.set_defaults(run=run_hint)
@@ -62,7 +66,10 @@ def format_hint(h: Hint) -> str:
         if h.adaptive:
             head += f", adaptive: stopped ({h.stopped})"
     lines = [f"{h.to_move} to move ({h.side} side); {head}",
-             f"objective {h.objective}; values are the declaring side's {h.unit}", ""]
+             f"objective {h.objective}; values are the declaring side's {h.unit}"]
+    if h.inference is not None:
+        lines.append(inference_line(h.inference))
+    lines.append("")
     sampled = h.method == "sampled"
     header = f"  {'move':5} {'mean':>6} {'P(make)':>8} {'P(best)':>8}"
     if sampled:
@@ -89,7 +96,8 @@ def hint_record(data, *, deals: int = DEFAULT_DEALS,
                 enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, objective: str = "make",
                 seed: int | None = None, adaptive: bool = False, max_deals: int | None = None,
                 examples: int = 0, timeout: float | None = None, threads: int | None = None,
-                picture: Callable[[View, Hint], None] | None = None
+                picture: Callable[[View, Hint], None] | None = None,
+                inference: str | None = None
                 ) -> tuple[dict, Callable[[], str]]:
     """One view: (JSON answer, its text's renderer), for `t42 hint` and `t42 batch hint`.
 
@@ -98,7 +106,7 @@ def hint_record(data, *, deals: int = DEFAULT_DEALS,
     view = as_view(data)  # parsed once, for the hint and its picture
     h = hint(view, deals=deals, enumerate_limit=enumerate_limit, objective=objective,
              seed=seed, adaptive=adaptive, max_deals=max_deals, examples=examples,
-             timeout=timeout, threads=threads)
+             timeout=timeout, threads=threads, inference=inference)
     if picture is not None:
         picture(view, h)
     return h.to_json(), lambda: format_hint(h)
@@ -130,6 +138,7 @@ def run_hint(args: argparse.Namespace) -> int:
         return hint_record(data, deals=args.deals, enumerate_limit=args.enumerate_limit,
                            objective=args.objective, seed=args.seed, adaptive=args.adaptive,
                            max_deals=args.max_deals, examples=args.examples,
-                           timeout=args.timeout, picture=picture if args.svg else None)
+                           timeout=args.timeout, picture=picture if args.svg else None,
+                           inference=args.inference)
 
     return run_records(read_records(args.file), args.json, handle)
