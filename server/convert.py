@@ -476,4 +476,4 @@ def inference_to_proto(report: Any) -> inference_pb2.Inference:
         mode=data["mode"], calls_model=(data.get("calls") or {}).get("name", ""),
         plays_model=(data.get("plays") or {}).get("name", ""), drawn=data["drawn"],
         kept=data["kept"], effective_deals=data["effective_deals"],
-        fallback=data["fallback"] or "")
+        fallback=data["fallback"] or "", notes=data.get("notes", []))

@@ -14,11 +14,12 @@ import pytest
 from google.protobuf import json_format
 from grpc_helpers import assert_invalid, connect_json, connect_violations
 
-from server.convert import ENUM_OF_SEAT, view_from_json
+from server.convert import ENUM_OF_SEAT, inference_to_proto, view_from_json
 from server.game_convert import next_action_to_proto, record_from_json
 from solver.game.game_record import read_game
 from solver.hidden.bidding import advise
 from solver.hidden.hint import hint
+from solver.hidden.inference import InferenceReport, read_inference
 from solver.play.bots import INFERENCE_BOT_NAMES, make_bot
 from solver.play.game_play import next_action_figures
 from texas42.v1 import bidding_pb2 as bid_pb
@@ -79,6 +80,7 @@ def assert_inference_proto(message, report) -> None:
     assert (message.drawn, message.kept) == (want["drawn"], want["kept"])
     assert message.effective_deals == want["effective_deals"]
     assert message.fallback == (want["fallback"] or "")
+    assert list(message.notes) == want.get("notes", [])
 
 
 def assert_hint_proto(response: hint_pb2.HintResponse, expected) -> None:
@@ -210,6 +212,15 @@ def bid_request(mode: str = "") -> bid_pb.BidAdviceRequest:
         seed=ADVICE["seed"], inference=mode,
         declarations=[bid_pb.BidDeclaration(declaration=DECLARATION_ENUM[d])
                       for d in ADVICE["declarations"]])
+
+
+def test_the_message_carries_a_fallback_and_notes():
+    report = InferenceReport(read_inference("both"), drawn=20_030, kept=30,
+                             effective_deals=27.5, fallback="uniform weights",
+                             notes=["kept 30 of the 40 deals asked for"])
+    message = inference_to_proto(report)
+    assert_inference_proto(message, report)
+    assert message.fallback == "uniform weights" and len(message.notes) == 1
 
 
 @pytest.mark.parametrize("view,mode", HINTS, ids=HINT_IDS)
