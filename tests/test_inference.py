@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,7 @@ from solver.hidden.inference import (
     calls_seen,
     effective_deals,
     read_inference,
+    view_weigher,
 )
 from solver.hidden.play_model import PlayModel, shipped_play_model
 from solver.hidden.quick_play import quick_play
@@ -575,13 +577,36 @@ def test_inference_bots_play_and_call_legally():
         assert call in cv.legal_calls()
 
 
-def test_a_sample_cut_short_by_the_draws_says_so():
-    """FIVES's auction fits few deals: sampled with 10 asked, the draw budget keeps fewer,
-    and the answer says how many it kept and that the draws ran out."""
+def test_a_sample_cut_short_by_the_draws_is_resampled_and_says_so():
+    """FIVES's auction fits few deals: sampled with 10 asked, the draw budget runs out
+    before 10 are kept; the rest are resampled from the deals drawn by weight, the answer
+    says so, and counts them at most at the effective number of deals of the draws."""
     h = hint(FIVES_VIEW, deals=10, enumerate_limit=0, seed=2, inference="auction")
     report = h.inference
     assert report.fallback is None
-    assert 0 < report.kept < 10 and h.deals == report.kept
-    assert report.drawn >= 20_000
+    assert report.kept == h.deals == 10
+    assert report.drawn == 5_000
     notes = h.to_json()["inference"]["notes"]
-    assert len(notes) == 1 and f"kept {report.kept} of the 10 deals" in notes[0]
+    assert len(notes) == 1
+    found = re.fullmatch(r"kept (\d+) of the 10 deals asked for \(the calls fit few of the "
+                         r"5000 drawn\); the other (\d+) resampled from those drawn in "
+                         r"proportion to their weights", notes[0])
+    assert found and int(found[1]) + int(found[2]) == 10 and int(found[2]) > 0
+    kept = int(found[1])
+    # The uniform draws' weights, recomputed: the resampled deals count at most for their
+    # effective number (those kept count for one each).
+    view = View(FIVES_VIEW)
+    weigher = view_weigher(view, shipped_call_model())
+    rng = random.Random(2)
+    weights = []
+    for _ in range(5_000):
+        places = view.completions.sample(rng)
+        held = [0, 0, 0, 0]
+        held[view.seat] = T.mask_of(view.remaining)
+        for p, seat in enumerate(view.place_seats):
+            if seat is not None:
+                held[seat] = T.mask_of(places[p])
+        weights.append(math.exp(weigher.log_weight(
+            [h | p for h, p in zip(held, view.played_by)])))
+    pool = effective_deals(weights)
+    assert report.effective_deals == pytest.approx(min(10.0, kept + pool))

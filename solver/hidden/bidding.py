@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 import os
 import random
 import threading
@@ -61,7 +60,7 @@ from .calibration import CalibrationMap, bid_calibration
 from .dealer import Dealer
 from .deals import MAX_DEALS, check_deal_count, check_seconds, check_seed, token_stopped
 from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, AuctionWeigher, InferenceReport,
-                        calls_seen, read_inference)
+                        Rejection, calls_seen, read_inference)
 from .stats import wilson_interval
 
 #: Declarations that follow the ``doubles`` option (the others play doubles high).
@@ -438,11 +437,12 @@ def deal_others(rng: random.Random, setup: BidRequest) -> tuple[list[int], int |
 
 
 def _deal_batch(rng: random.Random, setup: BidRequest, n: int, token: CancelToken | None,
-                kept: "_Kept | None" = None) -> list[tuple[list[int], int | None]]:
+                kept: Rejection | None = None) -> tuple[list[tuple[list[int], int | None]], int]:
     """``n`` deals of `deal_others` in a row, `DEAL_BATCH` at a time, the token looked at
-    before each batch (`SearchCancelled` once it has stopped). With inference (``kept``),
-    each deal drawn is kept with probability its auction weight, and fewer than ``n``
-    come back once the draw budget is spent."""
+    before each batch (`SearchCancelled` once it has stopped), and how many of them were
+    resampled. With inference (``kept``), each deal drawn is kept with probability its
+    auction weight; once the draw budget is spent, the rest are resampled from the
+    deals drawn by weight (`Rejection.top_up`: none when every weight is zero)."""
     out: list[tuple[list[int], int | None]] = []
     if kept is not None:
         budget = kept.drawn + max(MIN_DRAW_BUDGET, DRAWS_PER_DEAL * n)
@@ -451,30 +451,20 @@ def _deal_batch(rng: random.Random, setup: BidRequest, n: int, token: CancelToke
                 raise SearchCancelled("bid advice stopped before it finished")
             for _ in range(min(DEAL_BATCH, budget - kept.drawn)):
                 deal = deal_others(rng, setup)
-                kept.drawn += 1
-                if kept.keep(deal[0]):
+                if kept.keep(deal, deal[0]):
                     out.append(deal)
                     if len(out) == n:
                         break
-        return out
+        short = n - len(out)
+        extra = kept.top_up(short) if short else None
+        if extra is None:
+            return out, 0
+        return out + extra, short
     while len(out) < n:
         if token_stopped(token):
             raise SearchCancelled("bid advice stopped before it finished")
         out += [deal_others(rng, setup) for _ in range(min(DEAL_BATCH, n - len(out)))]
-    return out
-
-
-class _Kept:
-    """Bid advice's rejection step under inference: a deal drawn is kept with probability
-    the likelihood of the other seats' calls so far (`solver.hidden.inference`)."""
-
-    def __init__(self, weigher: AuctionWeigher, seed: int) -> None:
-        self.weigher = weigher
-        self.chance = random.Random(f"keep {seed}")
-        self.drawn = 0
-
-    def keep(self, hands: Sequence[int]) -> bool:
-        return self.chance.random() < math.exp(self.weigher.log_weight(hands))
+    return out, 0
 
 
 def _template(setup: BidRequest) -> dict[int, tuple[int, ...]]:
@@ -538,7 +528,7 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
         weigher = AuctionWeigher(inferred.calls, calls_seen(
             auction if isinstance(auction, (list, tuple)) else None, setup.seat,
             setup.players))
-        kept = _Kept(weigher, int(seed)) if weigher.informative else None
+        kept = Rejection(weigher, (0, 0, 0, 0), int(seed)) if weigher.informative else None
     if token is None and deadline is not None:
         token = CancelToken(deadline=time.monotonic() + deadline)
     dealt: list[tuple[list[int], int | None]] = []
@@ -555,21 +545,24 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     rng = random.Random(seed)
     target = int(deals)  # type: ignore[call-overload]
     uniform_drawn = 0     # deals drawn without the rejection step (inference's too)
+    resampled = 0         # deals of `Rejection.top_up`
     while len(dealt) < target:
         batch = min(ADAPTIVE_BATCH if adaptive else target, target - len(dealt))
-        new = _deal_batch(rng, setup, batch, token, kept)
+        new, topped = _deal_batch(rng, setup, batch, token, kept)
         if kept is None:
             uniform_drawn += len(new)
-        elif new and len(new) < batch:
+        elif topped:
             assert report is not None
-            report.notes.append(f"kept {len(new)} of the {batch} deals asked for in a round: "
-                                f"the draws ran out after {kept.drawn}")
+            resampled += topped
+            report.notes.append(f"kept {batch - topped} of the {batch} deals asked for in a "
+                                f"round (the calls fit few of the {kept.drawn} drawn); the "
+                                f"other {topped} resampled from those drawn by weight")
         elif not new:
-            # The calls so far are (almost) impossible under the model with every deal
-            # drawn: deal uniformly from here on, and say so.
+            # Every deal drawn has weight zero under the model: deal uniformly from here
+            # on, and say so.
             assert report is not None
             report.fallback = (f"the call model gives every one of {kept.drawn} deals "
-                               "drawn probability (almost) zero: uniform deals")
+                               "drawn probability zero: uniform deals")
             report.drawn, kept = kept.drawn, None
             continue
         results, batch_nodes = _score_deals(evaluators, new, token, threads)
@@ -588,6 +581,10 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
         report.drawn = (kept.drawn if kept is not None else report.drawn) + uniform_drawn
         report.kept = len(dealt)
         report.effective_deals = float(len(dealt))
+        if resampled and kept is not None:
+            # Resampled deals are worth no more than the draws they came from.
+            report.effective_deals = min(report.effective_deals, len(dealt) - resampled
+                                         + (kept.resampled_effective or 0.0))
     rows = rank(rows, setup.threshold, setup.highest, setup.order)
     return BidAdvice(
         game=setup.game, players=setup.players, seat=SEATS[setup.seat],

@@ -46,7 +46,7 @@ from ..search._core import Aborted, CancelToken, Engine
 from .deals import (MAX_DEALS, MAX_ENUMERATION_LIMIT, DealBuilder, check_deal_count,
                     check_seconds, check_seed, token_stopped)
 from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, Inference, InferenceReport,
-                        effective_deals, normalised, read_inference, view_weigher)
+                        Rejection, effective_deals, normalised, read_inference, view_weigher)
 from .play_model import PlayReplay
 from .stats import Z95, mean_estimate, weighted_mean_estimate, wilson_interval
 
@@ -393,7 +393,7 @@ class _DealSource:
     """
 
     def __init__(self, view: View, rng: random.Random | None, token: CancelToken | None,
-                 keep_places: bool, keep: Callable[[Masks], bool] | None = None) -> None:
+                 keep_places: bool, keep: Callable[[Any, Masks], bool] | None = None) -> None:
         table = view.completions
         self._next = functools.partial(table.sample, rng) if rng is not None \
             else table.enumerate().__next__
@@ -421,16 +421,20 @@ class _DealSource:
                     return made
                 self.drawn += 1
                 masks = self._masks(places)
-                if self.keep is not None and not self.keep(masks):
+                if self.keep is not None and not self.keep((places, masks), masks):
                     continue
-                if self.first is None:
-                    self.first = places
-                if self.places is not None:
-                    self.places.append(places)
-                made.append(masks)
+                self.add(places, masks, made)
                 if len(made) == n:
                     break
         return made
+
+    def add(self, places: list[list[int]], masks: Masks, made: list[Masks]) -> None:
+        """One deal onto ``made``, its places kept as asked."""
+        if self.first is None:
+            self.first = places
+        if self.places is not None:
+            self.places.append(places)
+        made.append(masks)
 
     def batch(self, n: int) -> "_Batch":
         return _Batch(self, n)
@@ -607,11 +611,13 @@ class InferredDeals:
     """The deals of a view under inference, as `hint` and `quick_play` score them.
 
     Sampled views: drawn uniformly from ``seed`` and kept with probability their
-    auction weight (a second generator, seeded from ``seed``, decides), so the deals
-    kept are draws from the auction-weighted distribution; at most `DRAWS_PER_DEAL`
-    draws per deal asked (at least `MIN_DRAW_BUDGET`). Enumerated views: every deal,
-    its auction weight kept as a log-weight. When no deal is kept the deals are drawn
-    uniformly instead and the report says so. `weights` folds in the plays' weights."""
+    auction weight (`solver.hidden.inference.Rejection`: a second generator, seeded
+    from ``seed``, decides), so the deals kept are draws from the auction-weighted
+    distribution; at most `DRAWS_PER_DEAL` draws per deal asked (at least
+    `MIN_DRAW_BUDGET`), the deals still missing then resampled from those drawn by
+    weight. Enumerated views: every deal, its auction weight kept as a log-weight.
+    When every deal drawn has weight zero the deals are drawn uniformly instead and
+    the report says so. `weights` folds in the plays' weights."""
 
     def __init__(self, v: View, inference: Inference, deals: int, enumerate_limit: int,
                  seed: object, token: CancelToken | None, keep_places: bool) -> None:
@@ -622,8 +628,8 @@ class InferredDeals:
         self.enumerated = self.count <= enumerate_limit
         weigher = view_weigher(v, inference.calls) if inference.uses_auction else None
         self.auction = weigher if weigher is not None and weigher.informative else None
-        played_by = v.played_by
-        rng = keep = None
+        rng = None
+        self.rejection: Rejection | None = None
         if self.enumerated:
             seed = None
         else:
@@ -631,35 +637,42 @@ class InferredDeals:
                 seed = random.SystemRandom().randrange(2 ** 31)
             rng = random.Random(seed)
             if self.auction is not None:
-                auction, chance = self.auction, random.Random(f"keep {seed}")
-
-                def keep(masks: Masks) -> bool:
-                    lw = auction.log_weight([m | p for m, p in zip(masks, played_by)])
-                    return chance.random() < math.exp(lw)
+                self.rejection = Rejection(self.auction, v.played_by, seed)
         self.seed = seed
         self.token = token
-        self.source = _DealSource(v, rng, token, keep_places=keep_places, keep=keep)
+        self.resampled = 0      # deals of `Rejection.top_up`
+        self.source = _DealSource(v, rng, token, keep_places=keep_places,
+                                  keep=self.rejection.keep if self.rejection else None)
         self.first = self.take(self.count if self.enumerated else deals)
         if not self.first and not self.enumerated:
             drawn = self.source.drawn
             self.report.fallback = (f"the call model gives every one of {drawn} deals drawn "
-                                    "probability (almost) zero: uniform weights")
+                                    "probability zero: uniform weights")
+            self.rejection = None
             self.source = _DealSource(v, random.Random(seed), token, keep_places=keep_places)
             self.first = self.take(deals)
             self.source.drawn += drawn
         self.log_weights: list[float] = []
 
     def take(self, n: int) -> list[Masks]:
+        """The next ``n`` deals (fewer only when an enumeration ends)."""
         budget = self.count if self.enumerated else \
             self.source.drawn + max(MIN_DRAW_BUDGET, DRAWS_PER_DEAL * n)
         try:
             made = self.source.take(n, budget)
         except Aborted:
             raise SearchCancelled("hint stopped before it finished") from None
-        if made and len(made) < n and not self.enumerated:
-            self.report.notes.append(f"kept {len(made)} of the {n} deals asked for: the "
-                                     "calls are unlikely on most deals, and the draws ran "
-                                     f"out after {self.source.drawn}")
+        short = n - len(made)
+        if short and self.rejection is not None:
+            extra = self.rejection.top_up(short)
+            if extra is not None:
+                for places, masks in extra:
+                    self.source.add(places, masks, made)
+                self.resampled += short
+                self.report.notes.append(
+                    f"kept {n - short} of the {n} deals asked for (the calls fit few of the "
+                    f"{self.source.drawn} drawn); the other {short} resampled from those drawn "
+                    "in proportion to their weights")
         return made
 
     def weigh(self, deals: Sequence[Masks], play_log_weights: Sequence[float]) -> None:
@@ -689,8 +702,14 @@ class InferredDeals:
     def finish(self, weights: Sequence[float] | None) -> InferenceReport:
         self.report.drawn = self.source.drawn
         self.report.kept = len(self.log_weights)
-        self.report.effective_deals = effective_deals(weights) if weights is not None \
+        effective = effective_deals(weights) if weights is not None \
             else float(len(self.log_weights))
+        if self.resampled and self.rejection is not None:
+            # Resampled deals are worth no more than the draws they came from.
+            cap = self.report.kept - self.resampled + \
+                (self.rejection.resampled_effective or 0.0)
+            effective = min(effective, cap)
+        self.report.effective_deals = effective
         return self.report
 
 
