@@ -610,3 +610,32 @@ def test_a_sample_cut_short_by_the_draws_is_resampled_and_says_so():
             [h | p for h, p in zip(held, view.played_by)])))
     pool = effective_deals(weights)
     assert report.effective_deals == pytest.approx(min(10.0, kept + pool))
+
+
+class FiveSixesCalls:
+    """A call model under which W bids only holding 6-6 6-5 6-4 6-3 6-2 (about one deal in
+    500 of SIXES_VIEW): rejection keeps a few of the 5,000 draws, the rest is resampled."""
+
+    NEEDED = T.mask_of(T.parse_tile(t, "t") for t in ("6-6", "6-5", "6-4", "6-3", "6-2"))
+
+    def call_likelihood(self, hand, bid, highest):
+        return 1.0 if bid == "pass" or hand & self.NEEDED == self.NEEDED else 1e-9
+
+    def declaration_likelihood(self, hand, declaration, bid):
+        return 1.0
+
+    def to_json(self):
+        return {"name": "five sixes"}
+
+
+def test_resampled_deals_count_at_most_for_the_draws_they_come_from():
+    h = hint(SIXES_VIEW, deals=100, enumerate_limit=0, seed=4,
+             inference=Inference("auction", calls=FiveSixesCalls()))
+    report = h.inference
+    assert report.kept == h.deals == 100 and report.drawn == 10_000
+    found = re.match(r"kept (\d+) of the 100 deals", report.notes[0])
+    kept = int(found[1])
+    assert 0 < kept < 50
+    # The draws' weights are 1 for the deals that fit and 1e-9 for the others: their
+    # effective number is about the number that fit, far below the 100 scored.
+    assert kept <= report.effective_deals < 2 * kept + 10
