@@ -36,6 +36,8 @@ from solver.hidden.dealer import Dealer
 from solver.hidden.deals import iter_deals, sample_deals
 from solver.hidden.hint import InferredDeals, hint
 from solver.hidden.inference import (
+    DRAWS_PER_DEAL,
+    MIN_DRAW_BUDGET,
     CallSeen,
     Inference,
     calls_seen,
@@ -585,12 +587,12 @@ def test_a_sample_cut_short_by_the_draws_is_resampled_and_says_so():
     report = h.inference
     assert report.fallback is None
     assert report.kept == h.deals == 10
-    assert report.drawn == 5_000
+    assert report.drawn == MIN_DRAW_BUDGET
     notes = h.to_json()["inference"]["notes"]
     assert len(notes) == 1
     found = re.fullmatch(r"kept (\d+) of the 10 deals asked for \(the calls fit few of the "
-                         r"5000 drawn\); the other (\d+) resampled from those drawn in "
-                         r"proportion to their weights", notes[0])
+                         rf"{MIN_DRAW_BUDGET} drawn\); the other (\d+) resampled from those "
+                         r"drawn in proportion to their weights", notes[0])
     assert found and int(found[1]) + int(found[2]) == 10 and int(found[2]) > 0
     kept = int(found[1])
     # The uniform draws' weights, recomputed: the resampled deals count at most for their
@@ -599,7 +601,7 @@ def test_a_sample_cut_short_by_the_draws_is_resampled_and_says_so():
     weigher = view_weigher(view, shipped_call_model())
     rng = random.Random(2)
     weights = []
-    for _ in range(5_000):
+    for _ in range(MIN_DRAW_BUDGET):
         places = view.completions.sample(rng)
         held = [0, 0, 0, 0]
         held[view.seat] = T.mask_of(view.remaining)
@@ -614,7 +616,7 @@ def test_a_sample_cut_short_by_the_draws_is_resampled_and_says_so():
 
 class FiveSixesCalls:
     """A call model under which W bids only holding 6-6 6-5 6-4 6-3 6-2 (about one deal in
-    500 of SIXES_VIEW): rejection keeps a few of the 5,000 draws, the rest is resampled."""
+    500 of SIXES_VIEW): rejection keeps a few of the draws, the rest is resampled."""
 
     NEEDED = T.mask_of(T.parse_tile(t, "t") for t in ("6-6", "6-5", "6-4", "6-3", "6-2"))
 
@@ -632,7 +634,7 @@ def test_resampled_deals_count_at_most_for_the_draws_they_come_from():
     h = hint(SIXES_VIEW, deals=100, enumerate_limit=0, seed=4,
              inference=Inference("auction", calls=FiveSixesCalls()))
     report = h.inference
-    assert report.kept == h.deals == 100 and report.drawn == 10_000
+    assert report.kept == h.deals == 100 and report.drawn == DRAWS_PER_DEAL * 100
     found = re.match(r"kept (\d+) of the 100 deals", report.notes[0])
     kept = int(found[1])
     assert 0 < kept < 50

@@ -38,9 +38,9 @@ from ..game.position import SEATS
 MODES = ("off", "auction", "plays", "both")
 #: A sampled view draws at most this many deals per deal asked for (and at least
 #: `MIN_DRAW_BUDGET` in all) before it tops the deals kept up by resampling the draws.
-#: A draw and its weight take 20 to 50 us: 5,000 draws, 0.1 to 0.25 s.
-DRAWS_PER_DEAL = 100
-MIN_DRAW_BUDGET = 5_000
+#: A draw and its weight take 20 to 50 us: 2,000 draws, 40 to 100 ms.
+DRAWS_PER_DEAL = 50
+MIN_DRAW_BUDGET = 2_000
 #: Log-weights are kept within this distance of the largest (exp() stays finite).
 LOG_WEIGHT_FLOOR = -700.0
 
