@@ -641,3 +641,36 @@ def test_resampled_deals_count_at_most_for_the_draws_they_come_from():
     # The draws' weights are 1 for the deals that fit and 1e-9 for the others: their
     # effective number is about the number that fit, far below the 100 scored.
     assert kept <= report.effective_deals < 2 * kept + 10
+
+
+_PLAIN = {"seat": "E", "hands": {"E": ["6-6", "6-5", "6-4", "5-0", "4-1", "3-2", "0-0"]},
+          "contract": {"declarer": "W", "trump": "fours", "bid": 30}, "plays": ["1-1", "2-2"]}
+
+
+@pytest.mark.parametrize("auction,field,code", [
+    ([{"seat": "N", "bid": 30}, {"seat": "E", "bid": 30}], "auction[1].bid", "BID_NOT_HIGHER"),
+    ([{"seat": "N", "bid": 25}], "auction[0].bid", "INVALID_VALUE"),
+    ([{"seat": "N", "bid": 50}], "auction[0].bid", "INVALID_VALUE"),
+])
+def test_an_auction_the_model_cannot_read_is_refused_naming_the_call(auction, field, code):
+    """A view's auction never changes which deals are consistent, so a plain hint takes
+    any; with inference, a bid that is no bid of 42 or not above the last is an error
+    naming it, never a traceback."""
+    view = {**_PLAIN, "auction": auction}
+    assert hint(view, deals=5, seed=1).deals == 5
+    with pytest.raises(PositionError) as e:
+        hint(view, deals=5, seed=1, inference="auction")
+    assert (e.value.field, e.value.code) == (field, code)
+
+
+def test_a_declaration_house_rules_allow_is_weighed():
+    """Nello on one mark (a house rule) is read, not refused: the softmax takes it in."""
+    view = {"seat": "N", "hands": {"N": ["6-6", "6-5", "6-4", "5-0", "4-1", "3-2", "0-0"]},
+            "contract": {"declarer": "W", "trump": "nello", "bid": 42}, "plays": ["1-0"],
+            "auction": [{"seat": "W", "bid": 42}, {"seat": "N", "bid": "pass"},
+                        {"seat": "E", "bid": "pass"}, {"seat": "S", "bid": "pass"}]}
+    h = hint(view, deals=10, seed=1, inference="auction")
+    assert h.inference.kept == 10 and h.inference.fallback is None
+    p = shipped_call_model().declaration_likelihood(_mask(["1-0", "2-0", "3-0", "2-1", "3-1",
+                                                          "0-0", "1-1"]), "nello", 42)
+    assert 0 < p < 1

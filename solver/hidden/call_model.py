@@ -274,11 +274,13 @@ class CallModel:
 
     def declaration_likelihood(self, hand: int, declaration: str, bid: int) -> float:
         """How likely the advice bot holding ``hand`` names ``declaration`` having won the
-        auction at ``bid`` (a softmax over the declarations allowed at that bid)."""
+        auction at ``bid`` (a softmax over the declarations allowed at that bid; one the
+        default rules do not allow there, as house rules may, e.g. nello on one mark,
+        joins them)."""
         index = _declaration_index(declaration)
         allowed = _allowed_indices(bid)
         if index not in allowed:
-            raise ValueError(f"{DECLARATIONS[index]} may not be declared on a bid of {bid}")
+            allowed = allowed + (index,)
         s = self._strengths(hand)
         k = self.kappa
         top = max(s[i] for i in allowed)

@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..game.auction import SPECIAL_CALLS, read_call
+from ..game.auction import ONE_MARK, POINT_BIDS, SPECIAL_CALLS, read_call, read_call_value
 from ..game.errors import PositionError, quoted
 from ..game.position import SEATS
 
@@ -120,22 +120,34 @@ def calls_seen(auction: Sequence[Any] | None, viewer: int, players: int = 4
     """The informative calls of the other seats in ``auction`` (a list of calls, each
     ``{"seat", "bid"}`` or a bare bid, in order; bare bids are the seats before the
     viewer's turn, counter-clockwise from it). A bid forced on the last seat (every
-    other seat passed) says nothing about its hand and is left out."""
+    other seat passed) says nothing about its hand and is left out. `PositionError`
+    (naming the call) for a bid that is not one of 42's or not above the one before."""
     if not auction:
         return []
     out: list[CallSeen] = []
     highest: int | None = None
     n = len(auction)
     for i, raw in enumerate(auction):
+        where = f"auction[{i}]"
         if isinstance(raw, Mapping):
-            call = read_call(raw, f"auction[{i}]", SEATS[:players])
+            call = read_call(raw, where, SEATS[:players])
             seat, bid = call.seat, call.bid
             amount = call.amount
+            where += ".bid"
         else:
             seat = (viewer - n + i) % players
-            bid = raw.lower() if isinstance(raw, str) else raw
+            bid = read_call_value(raw, where)
             amount = SPECIAL_CALLS[bid][0] if bid in SPECIAL_CALLS else \
                 None if bid == "pass" else bid
+        if isinstance(bid, int):
+            # A view's auction is read for inference only: a bid the model cannot read is
+            # an error of the inference asked for, named here.
+            if bid < POINT_BIDS[0] or (bid > POINT_BIDS[-1] and bid % ONE_MARK):
+                raise PositionError(where, f"{bid} is not a bid of 42 (30..41, or 42 per "
+                                    "mark)", "INVALID_VALUE")
+            if highest is not None and bid <= highest:
+                raise PositionError(where, f"bid {bid} is not higher than the last bid "
+                                    f"{highest}", "BID_NOT_HIGHER")
         forced = i == players - 1 and highest is None and bid != "pass"
         if seat != viewer and not forced:
             out.append(CallSeen(seat, bid, highest))
