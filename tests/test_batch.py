@@ -443,3 +443,33 @@ def test_report_refuses_another_job(batch_runs):
     done = t42("report", str(out))
     assert done.returncode == 2
     assert done.stderr.strip() == f"t42: error: {out} holds a batch run of solve, not analyze"
+
+
+def test_batch_hint_and_bid_take_inference_as_the_commands_do(scheduler, tmp_path):
+    # Three views with plays, 12 deals each; two bid requests after calls, 6 deals each.
+    path = write_lines(tmp_path / "views.jsonl", views(6)[3:])
+    options = ("--deals", "12", "--seed", "5", "--inference", "plays")
+    expected = sequential("hint", path, *options)
+    done = t42("batch", "hint", str(path), "-o", str(tmp_path / "hints"),
+               "--scheduler", scheduler, "--chunk-size", "2", *options)
+    assert expected.returncode == done.returncode == 0, done.stderr
+    results = (tmp_path / "hints" / "results.jsonl").read_text().splitlines()
+    assert results == expected.stdout.splitlines() and len(results) == 3
+    assert all(json.loads(r)["inference"]["mode"] == "plays" for r in results)
+    requests = [json.dumps({"hand": ["5-5", "5-4", "5-3", "4-2", "3-1", "2-0", "0-0"],
+                            "seat": "E", "auction": [{"seat": "N", "bid": 30}]}),
+                json.dumps({"hand": ["6-5", "5-2", "4-4", "4-0", "3-3", "2-1", "1-0"],
+                            "seat": "W", "auction": [{"seat": "S", "bid": "pass"}],
+                            "inference": "off"})]
+    path = write_lines(tmp_path / "requests.jsonl", requests)
+    options = ("--deals", "6", "--seed", "3", "--inference", "auction")
+    expected = t42("bid", "--json", *options, stdin=path.read_text())
+    done = t42("batch", "bid", str(path), "-o", str(tmp_path / "bids"),
+               "--scheduler", scheduler, "--chunk-size", "1", *options)
+    assert expected.returncode == done.returncode == 0, done.stderr
+    results = (tmp_path / "bids" / "results.jsonl").read_text().splitlines()
+    assert ([without_timing(r) for r in results]
+            == [without_timing(r) for r in expected.stdout.splitlines()])
+    # The request's own "inference" wins over the option, as every request field does.
+    assert [json.loads(r).get("inference", {}).get("mode") for r in results] == \
+        ["auction", None]

@@ -38,9 +38,9 @@ JOBS: dict[str, Job] = {
     "analyze": Job(analyze_cmd.analyze_record, 100),
     "table": Job(table_cmd.table_record, 15, fixed={"threads": 1}),
     "discard": Job(discard_cmd.discard_record, 40, ("trump",)),
-    "hint": Job(hint_cmd.hint_record, 2, ("deals", "seed", "objective", "enumerate_limit"),
-               fixed={"threads": 1}),
-    "bid": Job(bid_cmd.bid_record, 1, ("deals", "seed", "threshold"),
+    "hint": Job(hint_cmd.hint_record, 2, ("deals", "seed", "objective", "enumerate_limit",
+                                          "inference"), fixed={"threads": 1}),
+    "bid": Job(bid_cmd.bid_record, 1, ("deals", "seed", "threshold", "inference"),
                fixed={"threads": 1}),
     "arena": Job(arena_cmd.arena_record, 10),
 }

@@ -11,6 +11,7 @@ from ..batch.jobs import JOBS
 from ..batch.run import CONNECT_TIMEOUT
 from ..game.errors import quoted
 from ..hidden.hint import OBJECTIVES
+from ..hidden.inference import MODES as INFERENCE_MODES
 from .common import EXIT_BAD_INPUT, EXIT_OK, guarded
 
 #: Longest --connect-timeout (a day).
@@ -18,7 +19,8 @@ MAX_CONNECT_TIMEOUT = 86400.0
 #: User options of the jobs (Job.options), as the single-process commands spell them.
 JOB_OPTIONS = {"best_only": "--best-only", "bid": "--bid", "trump": "--trump",
                "deals": "--deals", "seed": "--seed", "objective": "--objective",
-               "enumerate_limit": "--enumerate-limit", "threshold": "--threshold"}
+               "enumerate_limit": "--enumerate-limit", "threshold": "--threshold",
+               "inference": "--inference"}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -62,6 +64,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--enumerate-limit", type=int, metavar="N",
                    help="hint: score every consistent deal when there are at most N")
     p.add_argument("--threshold", type=float, help="bid: P(make) a recommended bid needs")
+    p.add_argument("--inference", choices=INFERENCE_MODES,
+                   help="hint, bid: weigh the deals by the auction and the plays (bid: off or "
+                        "auction)")
     p.set_defaults(run=run_batch_command)
 
 

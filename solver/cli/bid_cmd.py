@@ -156,11 +156,6 @@ def bid_record(data: Any, *, timeout: float | None = None, with_deals: bool = Fa
     """
     if isinstance(data, dict) and "seat" not in data:
         data = {**data, "seat": options.get("seat", "N")}
-    if isinstance(data, dict) and "inference" in data:
-        # An option of the request, read here (`advise` judges it); the request reader
-        # knows the hand, the table and the auction.
-        data = dict(data)
-        options = {**options, "inference": data.pop("inference")}
     request = {**options, **request_from_json(data)}
     advice = advise(**request, deadline=timeout, return_deals=with_deals,
                      threads=threads)
