@@ -586,22 +586,10 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
 
     stopped = None
     if adaptive and not enumerated:
-        budget = max_deals if max_deals is not None else \
-            min(ADAPTIVE_BUDGET_FACTOR * deals, MAX_DEALS)
-        while True:
-            order = _order(scorer, tally, ranking)
-            if len(order) < 2 or _lead_is_clear(tally, ranking, order[0], order[1]):
-                stopped = "clear"
-                break
-            if len(tally.rows) + deals > budget:
-                stopped = "budget"
-                break
-            try:
-                rows = scorer.score(source.batch(deals), token)
-            except SearchCancelled:
-                stopped = "deadline"
-                break
-            tally.add(rows)
+        def more() -> bool:
+            tally.add(scorer.score(source.batch(deals), token))
+            return True
+        stopped = _adapt(scorer, ranking, deals, max_deals, lambda: tally, more)
     # A batch stopped by the deadline leaves its places after every scored deal's.
     return _result(v, scorer, tally, ranking, count, enumerated, seed, objective, adaptive,
                    stopped, source.places or [], examples, builder)
@@ -751,30 +739,41 @@ def _inferred_hint(v: View, inference: Inference, *, deals: int, enumerate_limit
     tally, weights = tally_now()
     stopped = None
     if adaptive and not dealt.enumerated:
-        budget = max_deals if max_deals is not None else \
-            min(ADAPTIVE_BUDGET_FACTOR * deals, MAX_DEALS)
-        while True:
-            order = _order(scorer, tally, ranking)
-            if len(order) < 2 or _lead_is_clear(tally, ranking, order[0], order[1]):
-                stopped = "clear"
-                break
-            if len(rows) + deals > budget:
-                stopped = "budget"
-                break
-            try:
-                batch = dealt.take(deals)
-                if not batch:
-                    stopped = "draws"
-                    break
-                score(batch)
-            except SearchCancelled:
-                stopped = "deadline"
-                break
+        def more() -> bool:
+            nonlocal tally, weights
+            batch = dealt.take(deals)
+            if not batch:
+                return False
+            score(batch)
             tally, weights = tally_now()
+            return True
+        stopped = _adapt(scorer, ranking, deals, max_deals, lambda: tally, more)
     answer = _result(v, scorer, tally, ranking, dealt.count, dealt.enumerated, dealt.seed,
                      objective, adaptive, stopped, source.places or [], examples, builder)
     answer.inference = dealt.finish(weights)
     return answer
+
+
+def _adapt(scorer: DealScorer, ranking: _Ranking, deals: int, max_deals: int | None,
+           tally: Callable[[], _Tally], more: Callable[[], bool]) -> str:
+    """An adaptive hint's rounds: ``more`` scores ``deals`` more deals (False: none were
+    left to draw) until the best move's lead is clear on ``tally()``, the budget
+    (``max_deals``, default ten times ``deals``) is reached or the deadline stops a round;
+    returns why it stopped (``clear``, ``budget``, ``draws``, ``deadline``)."""
+    budget = max_deals if max_deals is not None else \
+        min(ADAPTIVE_BUDGET_FACTOR * deals, MAX_DEALS)
+    while True:
+        now = tally()
+        order = _order(scorer, now, ranking)
+        if len(order) < 2 or _lead_is_clear(now, ranking, order[0], order[1]):
+            return "clear"
+        if len(now.rows) + deals > budget:
+            return "budget"
+        try:
+            if not more():
+                return "draws"
+        except SearchCancelled:
+            return "deadline"
 
 
 def _order(scorer: DealScorer, tally: _Tally, ranking: _Ranking) -> list[int]:
