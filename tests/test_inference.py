@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import re
 from pathlib import Path
 
 import pytest
@@ -37,7 +36,7 @@ from solver.hidden.deals import iter_deals, sample_deals
 from solver.hidden.hint import InferredDeals, hint
 from solver.hidden.inference import (
     DRAWS_PER_DEAL,
-    MIN_DRAW_BUDGET,
+    MIN_POOL,
     CallSeen,
     Inference,
     calls_seen,
@@ -270,7 +269,7 @@ def test_sampled_answer_depends_on_the_view_only(mode):
     ha = hint(a, seed=4, deals=20, inference=mode).to_json()
     hb = hint(b, seed=4, deals=20, inference=mode).to_json()
     assert ha == hb and ha["method"] == "sampled"
-    assert ha["inference"]["kept"] == 20 and ha["inference"]["drawn"] >= 20
+    assert ha["inference"]["kept"] <= 20 and ha["inference"]["drawn"] >= MIN_POOL
     qa = quick_play(a, seed=4, deals=20, inference=mode).to_json()
     assert qa == quick_play(b, seed=4, deals=20, inference=mode).to_json()
 
@@ -291,7 +290,7 @@ SIXES_VIEW = {"seat": "N", "hands": {"N": ["5-4", "5-2", "4-3", "3-1", "2-2", "1
 
 
 def test_sampled_auction_keeps_deals_that_fit_the_calls():
-    """W bid 36 and declared sixes: the deals kept hold more sixes in W's hand than
+    """W bid 36 and declared sixes: the deals picked hold more sixes in W's hand than
     uniform draws of the same view (about 3.7 against 2.1 with these seeds)."""
     view = View(SIXES_VIEW)
     west = SEATS.index("W")
@@ -299,17 +298,19 @@ def test_sampled_auction_keeps_deals_that_fit_the_calls():
     uniform_mean = sum(uniform) / len(uniform)
     for seed in (11, 12):
         dealt = InferredDeals(view, read_inference("auction"), 60, 0, seed, None, False)
-        assert not dealt.enumerated and len(dealt.first) == 60
-        assert dealt.report.fallback is None and dealt.source.drawn > 60
-        kept = [_sixes(m[west] | view.played_by[west]) for m in dealt.first]
-        kept_mean = sum(kept) / len(kept)
+        # The distinct deals picked, each as often as it was picked: 60 in all.
+        times = [round(math.exp(lw)) for lw in dealt._pending]
+        assert not dealt.enumerated and len(dealt.first) == len(times) <= 60 == sum(times)
+        assert dealt.report.fallback is None and dealt.source.drawn >= MIN_POOL
+        kept = [k * _sixes(m[west] | view.played_by[west]) for m, k in zip(dealt.first, times)]
+        kept_mean = sum(kept) / 60
         assert kept_mean >= uniform_mean + 1.0, (seed, kept_mean, uniform_mean)
-    # The hint keeps as many deals as asked, and draws more; every deal kept weighs the
-    # same (the rejection step did the weighing).
+    # The hint searches the distinct deals picked (60 picks), weighed by how often each
+    # was picked, and draws more.
     h = hint(SIXES_VIEW, deals=60, seed=11, inference="auction", threads=1)
-    assert h.method == "sampled" and h.deals == 60
-    assert h.inference.kept == 60 and h.inference.drawn > 60
-    assert h.inference.fallback is None and h.inference.effective_deals == 60
+    assert h.method == "sampled" and h.deals == h.inference.kept <= 60
+    assert h.inference.drawn >= MIN_POOL and h.inference.fallback is None
+    assert 0 < h.inference.effective_deals <= h.inference.kept
     # The same seed draws the same deals as InferredDeals does.
     again = hint(SIXES_VIEW, deals=60, seed=11, inference="auction", threads=3)
     assert again.to_json() == h.to_json()
@@ -501,11 +502,13 @@ def test_advice_with_the_auction_keeps_strong_partners():
               "return_deals": True}
     weighted = advise(hand, "S", inference="auction", **kwargs)
     uniform = advise(hand, "S", **kwargs)
-    assert weighted.inference.kept == weighted.deals == 40
-    assert weighted.inference.drawn >= weighted.inference.kept
+    # 40 deals picked (each searched once, counted as often as picked); 40 in dealt.
+    assert weighted.deals == len(weighted.dealt) == 40 >= weighted.inference.kept
+    assert weighted.inference.kept == len({str(d.hands) for d in weighted.dealt})
+    assert weighted.inference.drawn >= MIN_POOL
     assert weighted.inference.fallback is None
     assert weighted.to_json()["inference"]["mode"] == "auction"
-    assert weighted.inference.effective_deals == 40
+    assert 0 < weighted.inference.effective_deals <= weighted.inference.kept
 
     def partner(a):
         return [_mask(d.hands["N"]) for d in a.dealt]
@@ -579,44 +582,9 @@ def test_inference_bots_play_and_call_legally():
         assert call in cv.legal_calls()
 
 
-def test_a_sample_cut_short_by_the_draws_is_resampled_and_says_so():
-    """FIVES's auction fits few deals: sampled with 10 asked, the draw budget runs out
-    before 10 are kept; the rest are resampled from the deals drawn by weight, the answer
-    says so, and counts them at most at the effective number of deals of the draws."""
-    h = hint(FIVES_VIEW, deals=10, enumerate_limit=0, seed=2, inference="auction")
-    report = h.inference
-    assert report.fallback is None
-    assert report.kept == h.deals == 10
-    assert report.drawn == MIN_DRAW_BUDGET
-    notes = h.to_json()["inference"]["notes"]
-    assert len(notes) == 1
-    found = re.fullmatch(r"kept (\d+) of the 10 deals asked for \(the calls fit few of the "
-                         rf"{MIN_DRAW_BUDGET} drawn\); the other (\d+) resampled from those "
-                         r"drawn in proportion to their weights", notes[0])
-    assert found and int(found[1]) + int(found[2]) == 10 and int(found[2]) > 0
-    kept = int(found[1])
-    # The uniform draws' weights, recomputed: the resampled deals count at most for their
-    # effective number (those kept count for one each).
-    view = View(FIVES_VIEW)
-    weigher = view_weigher(view, shipped_call_model())
-    rng = random.Random(2)
-    weights = []
-    for _ in range(MIN_DRAW_BUDGET):
-        places = view.completions.sample(rng)
-        held = [0, 0, 0, 0]
-        held[view.seat] = T.mask_of(view.remaining)
-        for p, seat in enumerate(view.place_seats):
-            if seat is not None:
-                held[seat] = T.mask_of(places[p])
-        weights.append(math.exp(weigher.log_weight(
-            [h | p for h, p in zip(held, view.played_by)])))
-    pool = effective_deals(weights)
-    assert report.effective_deals == pytest.approx(min(10.0, kept + pool))
-
-
 class FiveSixesCalls:
     """A call model under which W bids only holding 6-6 6-5 6-4 6-3 6-2 (about one deal in
-    500 of SIXES_VIEW): rejection keeps a few of the draws, the rest is resampled."""
+    500 of SIXES_VIEW): a pool of thousands of draws is worth a handful of deals."""
 
     NEEDED = T.mask_of(T.parse_tile(t, "t") for t in ("6-6", "6-5", "6-4", "6-3", "6-2"))
 
@@ -630,17 +598,51 @@ class FiveSixesCalls:
         return {"name": "five sixes"}
 
 
-def test_resampled_deals_count_at_most_for_the_draws_they_come_from():
+def _pool_effective(view_json: dict, model, seed: int, draws: int) -> float:
+    """The effective number of deals of the first ``draws`` uniform draws of a sampled
+    view from ``seed``, weighed by ``model``'s calls: recomputed here from the view."""
+    view = View(view_json)
+    weigher = view_weigher(view, model)
+    rng = random.Random(seed)
+    log_weights = []
+    for _ in range(draws):
+        places = view.completions.sample(rng)
+        held = [0, 0, 0, 0]
+        held[view.seat] = T.mask_of(view.remaining)
+        for p, seat in enumerate(view.place_seats):
+            if seat is not None:
+                held[seat] = T.mask_of(places[p])
+        log_weights.append(weigher.log_weight([h | p for h, p in zip(held, view.played_by)]))
+    top = max(log_weights)
+    return effective_deals([math.exp(lw - top) for lw in log_weights])
+
+
+def test_a_pool_short_of_the_deals_asked_for_says_so_and_counts_for_what_it_is_worth():
+    """With an auction that fits one deal in 500, the draw budget (50 draws per deal
+    asked) ends with a pool worth far fewer than the 100 deals asked for: the answer says
+    so, and its effective number of deals is at most the pool's, recomputed here."""
+    model = FiveSixesCalls()
     h = hint(SIXES_VIEW, deals=100, enumerate_limit=0, seed=4,
-             inference=Inference("auction", calls=FiveSixesCalls()))
+             inference=Inference("auction", calls=model))
     report = h.inference
-    assert report.kept == h.deals == 100 and report.drawn == DRAWS_PER_DEAL * 100
-    found = re.match(r"kept (\d+) of the 100 deals", report.notes[0])
-    kept = int(found[1])
-    assert 0 < kept < 50
-    # The draws' weights are 1 for the deals that fit and 1e-9 for the others: their
-    # effective number is about the number that fit, far below the 100 scored.
-    assert kept <= report.effective_deals < 2 * kept + 10
+    assert report.drawn == DRAWS_PER_DEAL * 100 and report.fallback is None
+    assert report.kept == h.deals <= 100
+    pool = _pool_effective(SIXES_VIEW, model, 4, report.drawn)
+    assert 1 < pool < 30
+    assert report.notes == [f"the calls fit few deals: the {report.drawn} drawn were worth "
+                            f"{pool:.1f}, short of the 100 asked for"]
+    assert report.effective_deals <= pool + 1e-9
+
+
+def test_a_flat_first_pool_does_not_stop_the_draws():
+    """The first draws may all miss the deals the calls point to and weigh alike (their
+    effective number is then all of them): the pool draws at least `min_pool` deals."""
+    model = FiveSixesCalls()
+    h = hint(SIXES_VIEW, deals=20, enumerate_limit=0, seed=4,
+             inference=Inference("auction", calls=model))
+    assert h.inference.drawn >= MIN_POOL
+    assert h.inference.effective_deals <= _pool_effective(SIXES_VIEW, model, 4,
+                                                          h.inference.drawn) + 1e-9
 
 
 _PLAIN = {"seat": "E", "hands": {"E": ["6-6", "6-5", "6-4", "5-0", "4-1", "3-2", "0-0"]},

@@ -38,7 +38,7 @@ AUCTION_VIEW = CASES["views-2026-pip-fives-5"]["view"]
 # N to move after 12 plays, E, S and W bid: plays by the others to weigh.
 PLAYS_VIEW = CASES["views-2026-pip-sixes-5"]["view"]
 MOON_VIEW = CASES["views-2026-moon4-0"]["view"]          # Moon: no call model
-#: Sampled (enumerate limit 0), 30 deals kept, one seed: the same deals on every face.
+#: Sampled (enumerate limit 0), 30 deals asked for, one seed: the same deals on every face.
 HINT_OPTIONS = {"deals": 30, "seed": 5, "enumerate_limit": 0}
 CLI_HINT = ("--deals", "30", "--seed", "5", "--enumerate-limit", "0")
 #: (view, mode) of the hints compared across the faces.
@@ -46,7 +46,7 @@ HINTS = [(AUCTION_VIEW, "auction"), (PLAYS_VIEW, "plays"), (AUCTION_VIEW, "both"
 HINT_IDS = ["auction", "plays", "both"]
 
 HAND = ["6-6", "6-4", "5-5", "4-4", "3-3", "2-0", "1-1"]
-#: N advised after E bid 30 and S and W passed; 30 deals kept from seed 3.
+#: N advised after E bid 30 and S and W passed; 30 deals from seed 3.
 AUCTION = [{"seat": "E", "bid": 30}, {"seat": "S", "bid": "pass"},
            {"seat": "W", "bid": "pass"}]
 ADVICE = {"deals": 30, "seed": 3, "declarations": ["fours", "doubles"]}
@@ -103,7 +103,8 @@ def test_the_api_reports_its_models_and_deals(view, mode):
     report = h.to_json()["inference"]
     assert report["mode"] == mode
     assert ("calls" in report) == (mode != "plays") and ("plays" in report) == (mode != "auction")
-    assert report["kept"] == h.deals == 30 and report["drawn"] >= report["kept"]
+    # The deals searched: 30 asked for, fewer when the calls pick some twice.
+    assert report["kept"] == h.deals <= 30 and report["drawn"] >= report["kept"]
     assert 0 < report["effective_deals"] <= report["kept"]
     assert report["fallback"] is None
     if mode != "plays":
@@ -123,7 +124,7 @@ def test_cli_hint_json_is_the_api_answer(tmp_path, view, mode):
     got = json.loads(done.stdout)
     expected = api_hint(view, mode)
     assert got == roundtrip(expected.to_json())
-    assert got["inference"]["kept"] == 30 and got["best"] == expected.best
+    assert got["inference"]["kept"] == expected.inference.kept and got["best"] == expected.best
     assert got["moves"][expected.best[0]]["p_make"] == expected.moves[expected.best[0]].p_make
 
 
@@ -136,7 +137,7 @@ def test_cli_hint_text_names_the_model_and_the_effective_deals(tmp_path):
     lines = [line for line in done.stdout.splitlines() if line.startswith("Inference")]
     assert lines == [f"Inference both (calls model {report['calls']['name']}, plays model "
                      f"{report['plays']['name']}): {report['effective_deals']:,.1f} effective "
-                     f"deals of 30 kept ({report['drawn']:,} drawn)"]
+                     f"deals of {report['kept']} kept ({report['drawn']:,} drawn)"]
 
 
 def test_cli_hint_without_inference_is_as_before(tmp_path):
@@ -179,7 +180,7 @@ def test_cli_bid_json_is_the_api_answer_by_option_and_by_request():
             answer.pop("seconds", None)
             answer.pop("nodes", None)
         assert got == expected
-        assert got["inference"]["kept"] == 30 and got["inference"]["drawn"] > 30
+        assert got["inference"]["kept"] <= 30 < got["inference"]["drawn"]
         assert got["inference"]["fallback"] is None
     text = t42("bid", "--inference", "auction", stdin=json.dumps(request))
     assert text.returncode == 0, text.stderr
@@ -231,7 +232,8 @@ def test_grpc_and_connect_hint_give_the_api_figures(http_server, http_stub, view
     assert_hint_proto(response, expected)
     status, body = connect_json(http_server, "Hint", hint_request(view, mode))
     assert status == 200, body
-    assert body["inference"]["mode"] == mode and body["inference"]["kept"] == 30
+    assert body["inference"]["mode"] == mode
+    assert body["inference"]["kept"] == expected.inference.kept
     assert_hint_proto(json_format.ParseDict(body, hint_pb2.HintResponse()), expected)
 
 
@@ -254,7 +256,7 @@ def test_grpc_and_connect_bid_advice_give_the_api_figures(http_server, http_stub
                                          bid_pb.BidAdviceResponse()).advice):
         assert_inference_proto(advice.inference, expected.inference)
         assert advice.inference.calls_model and not advice.inference.plays_model
-        assert advice.deals == advice.inference.kept == 30
+        assert advice.deals == 30 and advice.inference.kept == expected.inference.kept <= 30
         assert advice.recommendation.chance.bid == rec.bid
         assert advice.recommendation.declaration.declaration == DECLARATION_ENUM[rec.declaration]
         assert advice.recommendation.chance.p_make == rec.chance.p_make

@@ -60,7 +60,8 @@ from .calibration import CalibrationMap, bid_calibration
 from .dealer import Dealer
 from .deals import MAX_DEALS, check_deal_count, check_seconds, check_seed, token_stopped
 from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, AuctionWeigher, InferenceReport,
-                        Rejection, calls_seen, read_inference)
+                        Resampler, calls_seen, effective_deals, min_pool,
+                        read_inference)
 from .stats import wilson_interval
 
 #: Declarations that follow the ``doubles`` option (the others play doubles high).
@@ -437,34 +438,36 @@ def deal_others(rng: random.Random, setup: BidRequest) -> tuple[list[int], int |
 
 
 def _deal_batch(rng: random.Random, setup: BidRequest, n: int, token: CancelToken | None,
-                kept: Rejection | None = None) -> tuple[list[tuple[list[int], int | None]], int]:
+                pool: Resampler | None = None
+                ) -> tuple[list[tuple[list[int], int | None]], list[int] | None, int, float]:
     """``n`` deals of `deal_others` in a row, `DEAL_BATCH` at a time, the token looked at
-    before each batch (`SearchCancelled` once it has stopped), and how many of them were
-    resampled. With inference (``kept``), each deal drawn is kept with probability its
-    auction weight; once the draw budget is spent, the rest are resampled from the
-    deals drawn by weight (`Rejection.top_up`: none when every weight is zero)."""
+    before each batch (`SearchCancelled` once it has stopped). With inference
+    (``pool``), the deals drawn go into the pool until it is worth ``n`` deals (at most
+    `DRAWS_PER_DEAL` per deal asked, at least `MIN_DRAW_BUDGET`) and ``n`` are picked
+    from it by weight: the distinct deals picked, how often each was (no deal when every
+    weight is zero), the deals drawn and the pool's effective number of deals. Without,
+    the deals, None, the deals drawn and 0."""
     out: list[tuple[list[int], int | None]] = []
-    if kept is not None:
-        budget = kept.drawn + max(MIN_DRAW_BUDGET, DRAWS_PER_DEAL * n)
-        while len(out) < n and kept.drawn < budget:
+    if pool is not None:
+        budget = pool.drawn + max(MIN_DRAW_BUDGET, DRAWS_PER_DEAL * n)
+        while not pool.enough(n, min_pool(n)) and pool.drawn < budget:
             if token_stopped(token):
                 raise SearchCancelled("bid advice stopped before it finished")
-            for _ in range(min(DEAL_BATCH, budget - kept.drawn)):
+            for _ in range(min(DEAL_BATCH, budget - pool.drawn)):
                 deal = deal_others(rng, setup)
-                if kept.keep(deal, deal[0]):
-                    out.append(deal)
-                    if len(out) == n:
-                        break
-        short = n - len(out)
-        extra = kept.top_up(short) if short else None
-        if extra is None:
-            return out, 0
-        return out + extra, short
+                pool.add(deal, deal[0])
+                if pool.enough(n, min_pool(n)):
+                    break
+        drawn, worth = pool.drawn, pool.effective
+        picks = pool.pick(n)
+        if picks is None:
+            return [], None, drawn, 0.0
+        return [deal for deal, _ in picks], [times for _, times in picks], drawn, worth
     while len(out) < n:
         if token_stopped(token):
             raise SearchCancelled("bid advice stopped before it finished")
         out += [deal_others(rng, setup) for _ in range(min(DEAL_BATCH, n - len(out)))]
-    return out, 0
+    return out, None, len(out), 0.0
 
 
 def _template(setup: BidRequest) -> dict[int, tuple[int, ...]]:
@@ -522,13 +525,13 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     if calibrated:
         calibration = bid_calibration()
     inferred = read_inference(inference, setup.game, plays=False)
-    kept = report = None
+    pool = report = None
     if inferred is not None:
         report = InferenceReport(inferred)
         weigher = AuctionWeigher(inferred.calls, calls_seen(
             auction if isinstance(auction, (list, tuple)) else None, setup.seat,
             setup.players))
-        kept = Rejection(weigher, (0, 0, 0, 0), int(seed)) if weigher.informative else None
+        pool = Resampler(weigher, (0, 0, 0, 0), int(seed)) if weigher.informative else None
     if token is None and deadline is not None:
         token = CancelToken(deadline=time.monotonic() + deadline)
     dealt: list[tuple[list[int], int | None]] = []
@@ -544,29 +547,38 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     nodes = 0
     rng = random.Random(seed)
     target = int(deals)  # type: ignore[call-overload]
-    uniform_drawn = 0     # deals drawn without the rejection step (inference's too)
-    resampled = 0         # deals of `Rejection.top_up`
+    drawn = 0             # deals drawn (with inference, into the pools)
+    pool_effective = 0.0  # the pools' effective numbers of deals, summed over the rounds
+    picked: list[int] = []  # how often each deal searched counts
     while len(dealt) < target:
         batch = min(ADAPTIVE_BATCH if adaptive else target, target - len(dealt))
-        new, topped = _deal_batch(rng, setup, batch, token, kept)
-        if kept is None:
-            uniform_drawn += len(new)
-        elif topped:
-            assert report is not None
-            resampled += topped
-            report.notes.append(f"kept {batch - topped} of the {batch} deals asked for in a "
-                                f"round (the calls fit few of the {kept.drawn} drawn); the "
-                                f"other {topped} resampled from those drawn by weight")
-        elif not new:
+        new, times, pool_drawn, pool_worth = _deal_batch(rng, setup, batch, token, pool)
+        if pool is None:
+            drawn += pool_drawn
+        elif times is None:
             # Every deal drawn has weight zero under the model: deal uniformly from here
             # on, and say so.
             assert report is not None
-            report.fallback = (f"the call model gives every one of {kept.drawn} deals "
+            drawn += pool_drawn
+            report.fallback = (f"the call model gives every one of {pool_drawn} deals "
                                "drawn probability zero: uniform deals")
-            report.drawn, kept = kept.drawn, None
+            pool = None
             continue
         results, batch_nodes = _score_deals(evaluators, new, token, threads)
         nodes += batch_nodes
+        picked += times if times is not None else [1] * len(new)
+        if times is not None:
+            # A deal picked k times counts k times (it was searched once).
+            assert report is not None and pool is not None
+            drawn += pool_drawn
+            pool_effective += pool_worth
+            if pool_worth < batch:
+                report.notes.append(f"the calls fit few deals: the {pool_drawn} drawn in a "
+                                    f"round were worth {pool_worth:.1f}, short of the "
+                                    f"{batch} asked for")
+            new = [deal for deal, k in zip(new, times) for _ in range(k)]
+            results = [[value for value, k in zip(column, times) for _ in range(k)]
+                       for column in results]
         dealt += new
         for q, column in zip(questions, results):
             answers[q] += column
@@ -578,13 +590,12 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     rows, discards = _summarise(setup, dealt, scores, calibration)
     recommendation = recommend(rows, setup.threshold, setup.highest, setup.order)
     if report is not None:
-        report.drawn = (kept.drawn if kept is not None else report.drawn) + uniform_drawn
-        report.kept = len(dealt)
-        report.effective_deals = float(len(dealt))
-        if resampled and kept is not None:
-            # Resampled deals are worth no more than the draws they came from.
-            report.effective_deals = min(report.effective_deals, len(dealt) - resampled
-                                         + (kept.resampled_effective or 0.0))
+        report.drawn = drawn
+        report.kept = len(picked)
+        # Deals picked from a pool are worth no more than the pool.
+        report.effective_deals = effective_deals(picked)
+        if pool_effective:
+            report.effective_deals = min(report.effective_deals, pool_effective)
     rows = rank(rows, setup.threshold, setup.highest, setup.order)
     return BidAdvice(
         game=setup.game, players=setup.players, seat=SEATS[setup.seat],

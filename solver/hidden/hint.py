@@ -46,7 +46,8 @@ from ..search._core import Aborted, CancelToken, Engine
 from .deals import (MAX_DEALS, MAX_ENUMERATION_LIMIT, DealBuilder, check_deal_count,
                     check_seconds, check_seed, token_stopped)
 from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, Inference, InferenceReport,
-                        Rejection, effective_deals, normalised, read_inference, view_weigher)
+                        Resampler, effective_deals, min_pool, normalised, read_inference,
+                        view_weigher)
 from .play_model import PlayReplay
 from .stats import Z95, mean_estimate, weighted_mean_estimate, wilson_interval
 
@@ -393,7 +394,7 @@ class _DealSource:
     """
 
     def __init__(self, view: View, rng: random.Random | None, token: CancelToken | None,
-                 keep_places: bool, keep: Callable[[Any, Masks], bool] | None = None) -> None:
+                 keep_places: bool) -> None:
         table = view.completions
         self._next = functools.partial(table.sample, rng) if rng is not None \
             else table.enumerate().__next__
@@ -402,31 +403,38 @@ class _DealSource:
         self.first: list[list[int]] | None = None
         self.places: list[list[list[int]]] | None = [] if keep_places else None
         self.lock = threading.Lock()
-        #: inference's rejection step: whether to keep a deal drawn (None: every one)
-        self.keep = keep
         self.drawn = 0
 
-    def take(self, n: int, budget: int) -> list[Masks]:
-        """The next ``n`` deals kept (fewer once ``budget`` deals have been drawn in all, or
-        the enumeration ends), made now; the token is looked at every `DRAW_BATCH` draws
-        (`Aborted` once it has stopped)."""
+    def take(self, n: int) -> list[Masks]:
+        """The next ``n`` deals (fewer when the enumeration ends), made now; the token is
+        looked at every `DRAW_BATCH` deals (`Aborted` once it has stopped)."""
         made: list[Masks] = []
-        while len(made) < n and self.drawn < budget:
+        while len(made) < n:
             if token_stopped(self.token):
                 raise Aborted()
-            for _ in range(min(DRAW_BATCH, budget - self.drawn)):
+            for _ in range(min(DRAW_BATCH, n - len(made))):
                 try:
                     places = self._next()
                 except StopIteration:
                     return made
                 self.drawn += 1
-                masks = self._masks(places)
-                if self.keep is not None and not self.keep((places, masks), masks):
-                    continue
-                self.add(places, masks, made)
-                if len(made) == n:
-                    break
+                self.add(places, self._masks(places), made)
         return made
+
+    def fill(self, resampler: Resampler, n: int, budget: int, min_pool: int) -> None:
+        """Draw deals into ``resampler`` until its pool holds ``min_pool`` deals and is worth
+        ``n``, or ``budget`` deals have been drawn in all; the token is looked at every
+        `DRAW_BATCH` draws."""
+        while not resampler.enough(n, min_pool) and self.drawn < budget:
+            if token_stopped(self.token):
+                raise Aborted()
+            for _ in range(min(DRAW_BATCH, budget - self.drawn)):
+                places = self._next()
+                self.drawn += 1
+                masks = self._masks(places)
+                resampler.add((places, masks), masks)
+                if resampler.enough(n, min_pool):
+                    break
 
     def add(self, places: list[list[int]], masks: Masks, made: list[Masks]) -> None:
         """One deal onto ``made``, its places kept as asked."""
@@ -598,14 +606,13 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
 class InferredDeals:
     """The deals of a view under inference, as `hint` and `quick_play` score them.
 
-    Sampled views: drawn uniformly from ``seed`` and kept with probability their
-    auction weight (`solver.hidden.inference.Rejection`: a second generator, seeded
-    from ``seed``, decides), so the deals kept are draws from the auction-weighted
-    distribution; at most `DRAWS_PER_DEAL` draws per deal asked (at least
-    `MIN_DRAW_BUDGET`), the deals still missing then resampled from those drawn by
-    weight. Enumerated views: every deal, its auction weight kept as a log-weight.
-    When every deal drawn has weight zero the deals are drawn uniformly instead and
-    the report says so. `weights` folds in the plays' weights."""
+    Sampled views: drawn uniformly from ``seed`` into a pool with their auction weights
+    until the pool is worth the deals asked for (at most `DRAWS_PER_DEAL` draws per
+    deal asked, at least `MIN_DRAW_BUDGET`), then picked from it by weight
+    (`solver.hidden.inference.Resampler`; a deal picked k times weighs k). Enumerated
+    views: every deal, its auction weight kept as a log-weight. When every deal drawn
+    has weight zero the deals are drawn uniformly instead and the report says so.
+    `weights` folds in the plays' weights."""
 
     def __init__(self, v: View, inference: Inference, deals: int, enumerate_limit: int,
                  seed: object, token: CancelToken | None, keep_places: bool) -> None:
@@ -617,7 +624,7 @@ class InferredDeals:
         weigher = view_weigher(v, inference.calls) if inference.uses_auction else None
         self.auction = weigher if weigher is not None and weigher.informative else None
         rng = None
-        self.rejection: Rejection | None = None
+        self.resampler: Resampler | None = None
         if self.enumerated:
             seed = None
         else:
@@ -625,56 +632,62 @@ class InferredDeals:
                 seed = random.SystemRandom().randrange(2 ** 31)
             rng = random.Random(seed)
             if self.auction is not None:
-                self.rejection = Rejection(self.auction, v.played_by, seed)
+                self.resampler = Resampler(self.auction, v.played_by, seed)
         self.seed = seed
         self.token = token
-        self.resampled = 0      # deals of `Rejection.top_up`
-        self.source = _DealSource(v, rng, token, keep_places=keep_places,
-                                  keep=self.rejection.keep if self.rejection else None)
-        self.first = self.take(self.count if self.enumerated else deals)
-        if not self.first and not self.enumerated:
-            drawn = self.source.drawn
-            self.report.fallback = (f"the call model gives every one of {drawn} deals drawn "
-                                    "probability zero: uniform weights")
-            self.rejection = None
-            self.source = _DealSource(v, random.Random(seed), token, keep_places=keep_places)
-            self.first = self.take(deals)
-            self.source.drawn += drawn
+        #: the pools' effective numbers of deals, summed over the rounds picked from them
+        self.pool_effective = 0.0
+        self._pending: list[float] = []     # log-weights of the deals taken, not yet weighed
         self.log_weights: list[float] = []
+        self.source = _DealSource(v, rng, token, keep_places=keep_places)
+        self.first = self.take(self.count if self.enumerated else deals)
 
     def take(self, n: int) -> list[Masks]:
-        """The next ``n`` deals (fewer only when an enumeration ends)."""
-        budget = self.count if self.enumerated else \
-            self.source.drawn + max(MIN_DRAW_BUDGET, DRAWS_PER_DEAL * n)
+        """The next ``n`` deals (fewer when an enumeration ends)."""
         try:
-            made = self.source.take(n, budget)
+            if self.resampler is None:
+                made = self.source.take(n)
+                self._pending += [0.0] * len(made)
+                return made
+            budget = self.source.drawn + max(MIN_DRAW_BUDGET, DRAWS_PER_DEAL * n)
+            self.source.fill(self.resampler, n, budget, min_pool=min_pool(n))
         except Aborted:
             raise SearchCancelled("hint stopped before it finished") from None
-        short = n - len(made)
-        if short and self.rejection is not None:
-            extra = self.rejection.top_up(short)
-            if extra is not None:
-                for places, masks in extra:
-                    self.source.add(places, masks, made)
-                self.resampled += short
-                self.report.notes.append(
-                    f"kept {n - short} of the {n} deals asked for (the calls fit few of the "
-                    f"{self.source.drawn} drawn); the other {short} resampled from those drawn "
-                    "in proportion to their weights")
+        drawn, effective = self.resampler.drawn, self.resampler.effective
+        picks = self.resampler.pick(n)
+        if picks is None:
+            # Uniform deals from the seed, as without inference; the draws still count.
+            self.report.fallback = (f"the call model gives every one of {drawn} deals drawn "
+                                    "probability zero: uniform weights")
+            self.resampler = None
+            self.source = _DealSource(self.view, random.Random(self.seed), self.token,
+                                      keep_places=self.source.places is not None)
+            self.source.drawn = drawn
+            return self.take(n)
+        if effective < n:
+            self.report.notes.append(f"the calls fit few deals: the {drawn} drawn were worth "
+                                     f"{effective:.1f}, short of the {n} asked for")
+        self.pool_effective += effective
+        made: list[Masks] = []
+        for (places, masks), times in picks:
+            self.source.add(places, masks, made)
+            self._pending.append(math.log(times))
         return made
 
     def weigh(self, deals: Sequence[Masks], play_log_weights: Sequence[float]) -> None:
-        """Record the log-weights of deals just scored (plays, and for an enumerated
-        view the auction)."""
+        """Record the log-weights of deals just scored: how often each was picked, its
+        plays, and for an enumerated view its auction."""
+        picked, self._pending = self._pending[:len(deals)], self._pending[len(deals):]
+        log_weights = [a + b for a, b in zip(picked, play_log_weights)]
         if self.enumerated and self.auction is not None:
             auction, played_by = self.auction, self.view.played_by
-            play_log_weights = [lw + auction.log_weight([m | p for m, p in zip(d, played_by)])
-                                for d, lw in zip(deals, play_log_weights)]
-        self.log_weights.extend(play_log_weights)
+            log_weights = [lw + auction.log_weight([m | p for m, p in zip(d, played_by)])
+                           for d, lw in zip(deals, log_weights)]
+        self.log_weights.extend(log_weights)
 
     @property
     def uniform(self) -> bool:
-        """Whether every deal kept weighs the same (no weight beyond the rejection step)."""
+        """Whether every deal scored weighs the same."""
         return all(lw == 0.0 for lw in self.log_weights)
 
     def weights(self) -> list[float]:
@@ -692,11 +705,9 @@ class InferredDeals:
         self.report.kept = len(self.log_weights)
         effective = effective_deals(weights) if weights is not None \
             else float(len(self.log_weights))
-        if self.resampled and self.rejection is not None:
-            # Resampled deals are worth no more than the draws they came from.
-            cap = self.report.kept - self.resampled + \
-                (self.rejection.resampled_effective or 0.0)
-            effective = min(effective, cap)
+        if self.pool_effective:
+            # Deals picked from a pool are worth no more than the pool.
+            effective = min(effective, self.pool_effective)
         self.report.effective_deals = effective
         return self.report
 

@@ -36,11 +36,14 @@ from ..game.errors import PositionError, quoted
 from ..game.position import SEATS
 
 MODES = ("off", "auction", "plays", "both")
-#: A sampled view draws at most this many deals per deal asked for (and at least
-#: `MIN_DRAW_BUDGET` in all) before it tops the deals kept up by resampling the draws.
+#: A sampled view draws into its pool at most this many deals per deal asked for (and
+#: at least `MIN_DRAW_BUDGET` in all), whatever the pool is worth by then.
 #: A draw and its weight take 20 to 50 us: 2,000 draws, 40 to 100 ms.
 DRAWS_PER_DEAL = 50
 MIN_DRAW_BUDGET = 2_000
+#: ... and it draws at least `min_pool` deals: this many per deal asked, and this many.
+POOL_PER_DEAL = 2
+MIN_POOL = 200
 #: Log-weights are kept within this distance of the largest (exp() stays finite).
 LOG_WEIGHT_FLOOR = -700.0
 
@@ -224,42 +227,92 @@ def view_weigher(view: Any, model: Any) -> AuctionWeigher:
     return AuctionWeigher(model, calls, declaration)
 
 
-class Rejection:
-    """Inference's sampler for drawn deals: keeps a deal with probability its auction
-    weight (``exp(log_weight)``, at most 1), so the deals kept are exact draws from the
-    weighted distribution; and remembers every deal drawn with its log-weight, so that a
-    sample the draw budget cut short is topped up by importance resampling from them
-    (`top_up`). ``seed`` seeds the coin, apart from the draws."""
+def min_pool(n: int) -> int:
+    """The fewest deals a pool draws for ``n`` picks, however flat its weights look: a
+    few first draws can all miss the deals the calls point to and weigh alike."""
+    return max(MIN_POOL, POOL_PER_DEAL * n)
+
+
+class Resampler:
+    """Inference's sampler for drawn deals (importance resampling): every deal drawn
+    uniformly joins a pool with its auction weight (`add`) until the pool's effective
+    number of deals reaches the deals asked for (`enough`), and the deals are then
+    picked from the pool in proportion to their weights (`pick`, systematic
+    resampling). The picks are (nearly, for a pool of hundreds) draws from the
+    auction-weighted distribution; searching only them spends nothing on deals the
+    auction rules out. ``seed`` seeds the picks, apart from the draws."""
 
     def __init__(self, weigher: AuctionWeigher, played_by: Sequence[int], seed: object) -> None:
         self.weigher = weigher
         self.played_by = tuple(played_by)
-        self.chance = random.Random(f"keep {seed}")
-        self.pool: list[tuple[Any, float]] = []
-        #: ``top_up``'s effective number of deals, added to the deals kept (None: none yet)
-        self.resampled_effective: float | None = None
+        self.chance = random.Random(f"pick {seed}")
+        self.pool: list[Any] = []
+        self.log_weights: list[float] = []
+        # Running sums of w and w^2, with w = exp(log-weight - top).
+        self._top = -math.inf
+        self._sum = self._squares = 0.0
 
     @property
     def drawn(self) -> int:
         return len(self.pool)
 
-    def keep(self, deal: Any, held: Sequence[int]) -> bool:
-        """Whether to keep ``deal``, given each seat's tiles still held (``held``)."""
-        lw = self.weigher.log_weight([h | p for h, p in zip(held, self.played_by)])
-        self.pool.append((deal, lw))
-        return self.chance.random() < math.exp(lw)
+    @property
+    def effective(self) -> float:
+        """The pool's effective number of deals, (sum w)^2 / sum w^2."""
+        return self._sum * self._sum / self._squares if self._squares > 0 else 0.0
 
-    def top_up(self, n: int) -> list[Any] | None:
-        """``n`` deals resampled (with replacement) from every deal drawn so far in
-        proportion to its weight: nearly draws from the weighted distribution when the
-        pool is large, worth at most the pool's effective number of deals (kept in
-        `resampled_effective`). None when every deal drawn has weight zero."""
-        weights = normalised([lw for _, lw in self.pool])
+    def add(self, deal: Any, held: Sequence[int]) -> None:
+        """One deal drawn, given each seat's tiles still held (``held``)."""
+        lw = self.weigher.log_weight([h | p for h, p in zip(held, self.played_by)])
+        self.pool.append(deal)
+        self.log_weights.append(lw)
+        if lw == -math.inf:
+            return
+        if lw > self._top:
+            shift = math.exp(self._top - lw) if self._top > -math.inf else 0.0
+            self._sum *= shift
+            self._squares *= shift * shift
+            self._top = lw
+        w = math.exp(lw - self._top)
+        self._sum += w
+        self._squares += w * w
+
+    def enough(self, n: int, min_pool: int) -> bool:
+        """Whether the pool holds ``min_pool`` deals and is worth ``n``, and holds a deal
+        the calls make plausible at all: its weights (each at most 1, the calls'
+        likelihood over its largest) sum to 1 or more, as many as rejection sampling would
+        keep. Weights alike but all tiny say the draws have not met the deals the calls
+        point to yet, not that every deal is as good as any."""
+        if len(self.pool) < min_pool or self.effective < n or self._top == -math.inf:
+            return False
+        return self._top >= 0 or math.log(self._sum) + self._top >= 0
+
+    def pick(self, n: int) -> list[tuple[Any, int]] | None:
+        """``n`` picks from the pool by weight, as (deal, times picked), in the order
+        drawn, and a fresh pool for the next round; None when every weight is zero."""
+        weights = normalised(self.log_weights)
+        pool = self.pool
+        self.pool, self.log_weights = [], []
+        self._top, self._sum, self._squares = -math.inf, 0.0, 0.0
         if weights is None:
             return None
-        self.resampled_effective = effective_deals(weights)
-        picks = self.chance.choices(range(len(self.pool)), weights=weights, k=n)
-        return [self.pool[i][0] for i in picks]
+        step = math.fsum(weights) / n
+        point = self.chance.random() * step
+        counts: list[list] = []
+        reached = 0.0
+        picked = 0
+        for deal, w in zip(pool, weights):
+            reached += w
+            times = 0
+            while picked < n and point < reached:
+                times += 1
+                picked += 1
+                point += step
+            if times:
+                counts.append([deal, times])
+        if picked < n:      # the sum's last rounding: the last pick goes to the last deal
+            counts[-1][1] += n - picked
+        return [(deal, times) for deal, times in counts]
 
 
 # ------------------------------------------------------------------- the answer
@@ -310,5 +363,5 @@ def dealt_masks(held: Sequence[int], played_by: Sequence[int]) -> tuple[int, ...
 
 
 __all__ = ["DRAWS_PER_DEAL", "MODES", "AuctionWeigher", "CallSeen", "Inference",
-           "InferenceReport", "Rejection", "calls_seen", "effective_deals", "normalised",
-           "read_inference", "view_weigher"]
+           "InferenceReport", "Resampler", "calls_seen", "effective_deals", "min_pool",
+           "normalised", "read_inference", "view_weigher"]
