@@ -8,20 +8,21 @@ hands that deal gives them:
 * ``auction``: the calls of every other seat (`solver.hidden.call_model`: how the
   ``advice`` bot bids, softened and fitted by maximum likelihood on game records) and
   the declarer's declaration, when the declarer is another seat;
-* ``plays``: every play of another seat that had a choice
-  (`solver.hidden.play_model`: a softmax over the double-dummy loss of each legal move);
+* ``plays``: the plays of the other seats since the viewer's own last play, where the
+  seat had a choice (`solver.hidden.play_model`: a softmax over the double-dummy loss
+  of each legal move);
 * ``both``: the product.
 
-How the weights are used: a sampled view draws deals uniformly as before and keeps
-each with probability its auction weight (rejection sampling: the kept deals are
-exact draws from the weighted distribution, so no search is spent on deals the
-auction rules out); the play weights, which need searches, weigh the kept deals. An
-enumerated view weighs every consistent deal by the product, exactly. The answer
-names the models and gives the effective number of deals ``(sum w)^2 / sum w^2``.
+How the weights are used: a sampled view draws deals uniformly into a pool with their
+auction weights and picks the deals to search from it in proportion to the weights
+(`Resampler`: importance resampling), so no search is spent on deals the auction rules
+out; the play weights, which need searches, weigh the deals picked. An enumerated view
+weighs every consistent deal by the product, exactly. The answer names the models and
+gives the effective number of deals ``(sum w)^2 / sum w^2``.
 
-When the models give every deal probability zero (nothing kept within the draw
-budget, or weights that sum to zero), the answer falls back to uniform weights and
-says so (`InferenceReport.fallback`).
+When the models give every deal probability zero (every weight drawn or scored is
+zero), the answer falls back to uniform weights and says so
+(`InferenceReport.fallback`).
 """
 
 from __future__ import annotations
