@@ -1,0 +1,82 @@
+"""Inference benchmarks: what a hint with inference costs against the plain hint.
+
+The views are those of the hint benchmark (test_hint_bench.py: 100 seeded deals of
+every declaration, played by the rule bot to the opening lead, trick 3 and trick 5,
+seen by the seat to move), the first `VIEWS` of them, each given an auction: the
+declarer bid the contract and the three others passed after it. Per point and mode
+the benchmark reports, per view (medians over the views): the plain hint's time
+(100 deals), the inference hint's time at the same number of deals scored, its
+effective number of deals per 100 scored and per 100 drawn, and the time of an
+inference hint asked for enough deals to reach an effective 100 (deals scaled by
+100 / effective per 100 scored), against the plain hint's: the issue's "same
+effective number of deals" ratio. One thread, so that the times are CPU.
+
+    python -m pytest bench/test_inference_bench.py --benchmark-enable -s
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+
+import pytest
+
+from solver.hidden.hint import hint
+
+from test_hint_bench import views_at
+
+VIEWS = 30
+SEATS = "NESW"
+
+
+def with_auction(view: dict) -> dict:
+    """The view with an auction: the declarer bid the contract, the others passed."""
+    declarer = view["contract"]["declarer"]
+    bid = view["contract"].get("bid", 30)
+    start = SEATS.index(declarer)
+    calls = [{"seat": declarer, "bid": bid}] + \
+        [{"seat": SEATS[(start + k) % 4], "bid": "pass"} for k in (1, 2, 3)]
+    return {**view, "auction": calls}
+
+
+def timed(view: dict, deals: int, seed: int, inference: str) -> tuple[float, object]:
+    start = time.process_time()
+    h = hint(view, deals=deals, enumerate_limit=0, seed=seed, threads=1, inference=inference)
+    return time.process_time() - start, h
+
+
+def per_mode(views: list[dict], mode: str) -> dict:
+    plain, same_deals, same_ess, ess_scored, ess_drawn = [], [], [], [], []
+    for i, view in enumerate(views):
+        t0, _ = timed(view, 100, i, "off")
+        t1, h = timed(view, 100, i, mode)
+        report = h.inference
+        per_scored = 100 * report.effective_deals / max(1, report.kept)
+        deals = min(100_000, math.ceil(100 * 100 / max(per_scored, 1e-9)))
+        t2, _ = (t1, h) if deals == 100 else timed(view, deals, i, mode)
+        plain.append(t0)
+        same_deals.append(t1 / t0)
+        same_ess.append(t2 / t0)
+        ess_scored.append(per_scored)
+        ess_drawn.append(100 * report.effective_deals / max(1, report.drawn))
+    return {"plain_ms": 1000 * statistics.median(plain),
+            "ratio_same_deals": statistics.median(same_deals),
+            "ratio_same_effective": statistics.median(same_ess),
+            "ratio_same_effective_max": max(same_ess),
+            "effective_per_100_scored": statistics.median(ess_scored),
+            "effective_per_100_drawn": statistics.median(ess_drawn)}
+
+
+@pytest.mark.parametrize("mode", ["auction", "plays", "both"])
+@pytest.mark.parametrize("trick", [1, 3, 5])
+def test_inference_cost(benchmark, trick, mode):
+    views = [with_auction(v) for v in views_at(trick)[:VIEWS]]
+    stats = benchmark.pedantic(per_mode, args=(views, mode), rounds=1, iterations=1)
+    benchmark.extra_info.update(stats)
+    print(f"\ntrick {trick}, {mode}: plain hint {stats['plain_ms']:.1f} ms CPU (median); "
+          f"with inference x{stats['ratio_same_deals']:.2f} at the same deals, "
+          f"x{stats['ratio_same_effective']:.2f} at the same effective deals "
+          f"(slowest view x{stats['ratio_same_effective_max']:.2f}); effective deals per "
+          f"100 scored {stats['effective_per_100_scored']:.1f}, per 100 drawn "
+          f"{stats['effective_per_100_drawn']:.1f}")
