@@ -4,9 +4,10 @@
     python bench/fit_inference.py plays   # play temperature -> solver/hidden/data/play_model.json
 
 Both fit by maximum likelihood on the ``advice`` seats of the advice vs rule games
-(seed 11, ``/work/runs/advice_rule.jsonl``) and report the log-likelihood on the
-advice vs advice games (seed 7, ``/work/runs/advice_advice_complete.jsonl``), which
-the fit never sees. Both are deterministic (fixed data order, fixed sample, fixed
+(``--train``, made by ``t42 arena advice rule --games 200 --seed 11 --records
+bench/results/advice_rule.jsonl``) and report the log-likelihood on the advice vs
+advice games (``--valid``, ``t42 arena advice advice --games 43 --seed 7 --records
+bench/results/advice_advice.jsonl``), which the fit never sees. Both are deterministic (fixed data order, fixed sample, fixed
 optimiser steps).
 
 Calls: the ordinal model of `solver.hidden.call_model` (a hand's strength for each
@@ -44,8 +45,8 @@ from solver.game import tiles as T
 from solver.game.auction import SPECIAL_CALLS
 from solver.hidden import call_model as CM
 
-TRAIN = Path("/work/runs/advice_rule.jsonl")
-VALID = Path("/work/runs/advice_advice_complete.jsonl")
+TRAIN = ROOT / "bench" / "results" / "advice_rule.jsonl"
+VALID = ROOT / "bench" / "results" / "advice_advice.jsonl"
 SEATS = ("N", "E", "S", "W")
 DATA = ROOT / "solver" / "hidden" / "data"
 
@@ -55,6 +56,14 @@ DATA = ROOT / "solver" / "hidden" / "data"
 def read_games(path: Path) -> list[dict]:
     with open(path) as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+def arena_command(games: list[dict]) -> str:
+    """The `t42 arena` command that played these records (from their ``meta.arena``)."""
+    meta = games[0]["meta"]["arena"]
+    count = 1 + max(g["meta"]["arena"]["index"] for g in games)
+    return (f"t42 arena {meta['a']} {meta['b']} --games {count} --seed {meta['seed']} "
+            f"--hint-deals {meta['hint_deals']} --advice-deals {meta['advice_deals']}")
 
 
 def advice_seats(game: dict) -> set[str]:
@@ -292,7 +301,7 @@ def uniform_decl_ll(prob: Problem) -> float:
 
 def fit_calls(args) -> None:
     t0 = time.time()
-    train_games, valid_games = read_games(TRAIN), read_games(VALID)
+    train_games, valid_games = read_games(args.train), read_games(args.valid)
     tc, td = call_events(train_games)
     vc, vd = call_events(valid_games)
     print(f"train: {len(tc)} calls, {len(td)} declarations; "
@@ -327,7 +336,7 @@ def fit_calls(args) -> None:
         "cutpoints": [round(float(c), 6) for c in cuts],
         "kappa": round(float(kappa), 6),
         "groups": groups,
-        "fitted_on": {"records": str(TRAIN), "seed": seed_of(train_games),
+        "fitted_on": {"records": arena_command(train_games), "seed": seed_of(train_games),
                       "games": len(train_games), "seats": "advice seats only",
                       "calls": len(tc), "declarations": len(td),
                       "skipped": "forced shaker calls, plunge and splash calls, "
@@ -335,7 +344,7 @@ def fit_calls(args) -> None:
                       "mean_log_likelihood": {"call": tr_c, "declaration": tr_d,
                                               "call_levels_only": tr_bc,
                                               "declaration_uniform": round(uniform_decl_ll(train), 4)}},
-        "validation": {"records": str(VALID), "seed": seed_of(valid_games),
+        "validation": {"records": arena_command(valid_games), "seed": seed_of(valid_games),
                        "games": len(valid_games), "calls": len(vc), "declarations": len(vd),
                        "mean_log_likelihood": {"call": va_c, "declaration": va_d,
                                                "call_levels_only": va_bc,
@@ -462,7 +471,7 @@ def play_summary(rows, t_) -> dict:
 
 
 def fit_plays(args) -> None:
-    train_games, valid_games = read_games(TRAIN), read_games(VALID)
+    train_games, valid_games = read_games(args.train), read_games(args.valid)
     rng = random.Random(42)
     tj = play_jobs(train_games, False)
     vj = play_jobs(valid_games, True)
@@ -488,11 +497,11 @@ def fit_plays(args) -> None:
                           "tricks: Moon, nello, sevens, mark bids valued by tricks).",
            "temperature": temps,
            "temperature_floor": T_FLOOR,
-           "fitted_on": {"records": str(TRAIN), "seed": seed_of(train_games),
+           "fitted_on": {"records": arena_command(train_games), "seed": seed_of(train_games),
                          "seats": "advice seats only", "sample": "hands shuffled with "
                          "random.Random(42), every advice play with >= 2 legal moves (all of them)",
                          **fitted},
-           "validation": {"records": str(VALID), "seed": seed_of(valid_games),
+           "validation": {"records": arena_command(valid_games), "seed": seed_of(valid_games),
                           "seats": "all (advice)", **validation}}
     out = DATA / "play_model.json"
     out.write_text(json.dumps(doc, indent=1) + "\n")
@@ -501,6 +510,10 @@ def fit_plays(args) -> None:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--train", type=Path, default=TRAIN,
+                        help=f"game records to fit on (default {TRAIN.relative_to(ROOT)})")
+    parser.add_argument("--valid", type=Path, default=VALID,
+                        help=f"game records to validate on (default {VALID.relative_to(ROOT)})")
     sub = parser.add_subparsers(dest="what", required=True)
     sub.add_parser("calls", help="fit the call model")
     plays = sub.add_parser("plays", help="fit the play model's temperature")
