@@ -618,6 +618,7 @@ class InferredDeals:
                  seed: object, token: CancelToken | None, keep_places: bool) -> None:
         seed = check_seed(seed)
         self.view = v
+        self.inference = inference
         self.report = InferenceReport(inference)
         self.count = v.completions.count()
         self.enumerated = self.count <= enumerate_limit
@@ -674,6 +675,20 @@ class InferredDeals:
             self._pending.append(math.log(times))
         return made
 
+    def prepare(self, scorer: DealScorer) -> None:
+        """Give ``scorer`` (of this view's deals) the plays to weigh each deal by, when the
+        inference reads plays and the view has some to judge."""
+        if self.inference.uses_plays:
+            replay = PlayReplay(self.view, scorer.template, self.inference.plays)
+            scorer.replay = replay if replay.any_judged else None
+
+    def score(self, scorer: DealScorer, deals: Sequence[Masks],
+              token: CancelToken | None) -> list[tuple[int, ...]]:
+        """``scorer``'s rows for ``deals``, their weights recorded (`weigh`)."""
+        rows, play_log_weights = scorer.score_weighted(deals, token)
+        self.weigh(deals, play_log_weights)
+        return rows
+
     def weigh(self, deals: Sequence[Masks], play_log_weights: Sequence[float]) -> None:
         """Record the log-weights of deals just scored: how often each was picked, its
         plays, and for an enumerated view its auction."""
@@ -724,17 +739,13 @@ def _inferred_hint(v: View, inference: Inference, *, deals: int, enumerate_limit
     builder = DealBuilder(v)
     template = builder.position(source.first)
     scorer = DealScorer(template, threads)
-    if inference.uses_plays:
-        replay = PlayReplay(v, template, inference.plays)
-        scorer.replay = replay if replay.any_judged else None
+    dealt.prepare(scorer)
     ranking = _Ranking(v.scorer[v.seat] == 1, bool(template.maximizer[template.to_move_index]),
                        objective)
     rows: list[tuple[int, ...]] = []
 
     def score(batch: list[Masks]) -> None:
-        new_rows, play_log_weights = scorer.score_weighted(batch, token)
-        rows.extend(new_rows)
-        dealt.weigh(batch, play_log_weights)
+        rows.extend(dealt.score(scorer, batch, token))
 
     def tally_now() -> tuple[_Tally, list[float] | None]:
         if dealt.uniform:

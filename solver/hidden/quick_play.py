@@ -26,7 +26,6 @@ from .deals import DealBuilder
 from .hint import (DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, DealScorer, InferredDeals, Masks,
                    ViewLike, as_view, check_options, start_dealing, with_deadline)
 from .inference import InferenceReport, read_inference
-from .play_model import PlayReplay
 
 #: Moves tied on makes are compared by their mean value over this many deals (the first).
 TIE_DEALS = 16
@@ -151,11 +150,8 @@ def quick_play(view: ViewLike, *, deals: int = DEFAULT_DEALS,
                 dealt.first
             template = DealBuilder(v).position(dealt.source.first)
             scorer = _MadeScorer(template, threads)
-            if inferred.uses_plays:
-                replay = PlayReplay(v, template, inferred.plays)
-                scorer.replay = replay if replay.any_judged else None
-            rows, play_log_weights = scorer.score_weighted(batch, token)
-            dealt.weigh(batch, play_log_weights)
+            dealt.prepare(scorer)
+            rows = dealt.score(scorer, batch, token)
             weights = None if dealt.uniform else dealt.weights()
             report = dealt.finish(weights)
         first = batch[0]
