@@ -553,13 +553,11 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
     while len(dealt) < target:
         batch = min(ADAPTIVE_BATCH if adaptive else target, target - len(dealt))
         new, times, pool_drawn, pool_worth = _deal_batch(rng, setup, batch, token, pool)
-        if pool is None:
-            drawn += pool_drawn
-        elif times is None:
+        drawn += pool_drawn
+        if pool is not None and times is None:
             # Every deal drawn has weight zero under the model: deal uniformly from here
             # on, and say so.
             assert report is not None
-            drawn += pool_drawn
             report.fallback = (f"the call model gives every one of {pool_drawn} deals "
                                "drawn probability zero: uniform deals")
             pool = None
@@ -569,8 +567,7 @@ def advise(hand: object, seat: object, *, game: object = "42", players: object =
         picked += times if times is not None else [1] * len(new)
         if times is not None:
             # A deal picked k times counts k times (it was searched once).
-            assert report is not None and pool is not None
-            drawn += pool_drawn
+            assert report is not None
             pool_effective += pool_worth
             if pool_worth < batch:
                 report.notes.append(f"the calls fit few deals: the {pool_drawn} drawn in a "
