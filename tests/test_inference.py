@@ -676,3 +676,20 @@ def test_a_declaration_house_rules_allow_is_weighed():
     p = shipped_call_model().declaration_likelihood(_mask(["1-0", "2-0", "3-0", "2-1", "3-1",
                                                           "0-0", "1-1"]), "nello", 42)
     assert 0 < p < 1
+
+
+def test_advice_reads_a_plunge_in_the_auction():
+    """A plunge earlier in the auction stands for its 4 marks: bid advice takes it (with
+    inference and without), and the advice bot with inference calls after one."""
+    hand = ["6-5", "5-4", "4-3", "3-2", "2-1", "1-0", "6-0"]
+    auction = [{"seat": "N", "bid": "plunge"}, {"seat": "E", "bid": "pass"}]
+    for inference in ("off", "auction"):
+        advice = advise(hand, "S", auction=auction, deals=6, seed=2, inference=inference,
+                        declarations=["sixes"])
+        assert advice.highest_bid == 168
+        assert advice.recommendation.bid is None or advice.recommendation.bid > 168
+    rules = read_rules({}, "42", 4)
+    calls = (Call(0, "plunge"), Call(1, "pass"))
+    view = call_view(rules, 2, tuple(T.parse_tile(t, "t") for t in hand), 3, calls)
+    bot = make_bot("advice-auction", 1, hint_deals=6, advice_deals=6)
+    assert bot.call(view) in view.legal_calls()

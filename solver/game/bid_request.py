@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from . import tiles as T
 # The bid ladder is the auction's (re-exported: bid advice imports these names from here).
 from .auction import (MAX_MARKS, ONE_MARK, OPENING_MARKS, POINT_BIDS,  # noqa: F401
-                      marks_of, top_marks_over)
+                      SPECIAL_CALLS, marks_of, top_marks_over)
 from .errors import PositionError, key_text, quoted
 from .jsondoc import json_object
 from .position import DOUBLES_NEEDED, MOON3_SET, MOON_BIDS, SEAT_INDEX, SEATS
@@ -134,7 +134,8 @@ def _check_bid(bid: object, game: str, where: str) -> int:
 
 def _parse_auction(auction: object, game: str, players: int) -> int | None:
     """The highest bid of the auction: None, one bid, or the calls so far in order
-    (each a bid, ``"pass"`` or ``{"seat": ..., "bid": ...}``); every bid must beat the last."""
+    (each a bid, ``"pass"``, 42's ``"plunge"`` or ``"splash"`` (the marks each stands
+    for), or ``{"seat": ..., "bid": ...}``); every bid must beat the last."""
     if auction is None or auction == "pass":
         return None
     if not isinstance(auction, (list, tuple)):
@@ -152,7 +153,11 @@ def _parse_auction(auction: object, game: str, players: int) -> int | None:
             call, where = call["bid"], f"{where}.bid"
         if isinstance(call, str) and call.lower() == "pass":
             continue
-        bid = _check_bid(call, game, where)
+        if game == "42" and isinstance(call, str) and call.lower() in SPECIAL_CALLS:
+            # A plunge or splash made earlier stands for its bid (4 or 2 marks).
+            bid = SPECIAL_CALLS[call.lower()][0]
+        else:
+            bid = _check_bid(call, game, where)
         if highest is not None and bid <= highest:
             raise PositionError(where, f"bid {bid} is not higher than the last bid {highest}",
                                 "BID_NOT_HIGHER")
