@@ -46,8 +46,8 @@ from ..search._core import Aborted, CancelToken, Engine
 from .deals import (MAX_DEALS, MAX_ENUMERATION_LIMIT, DealBuilder, check_deal_count,
                     check_seconds, check_seed, token_stopped)
 from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, Inference, InferenceReport,
-                        Resampler, effective_deals, min_pool, normalised, read_inference,
-                        view_weigher)
+                        Resampler, dealt_masks, effective_deals, min_pool, normalised,
+                        read_inference, view_weigher)
 from .play_model import PlayReplay
 from .stats import Z95, mean_estimate, weighted_mean_estimate, wilson_interval
 
@@ -696,7 +696,7 @@ class InferredDeals:
         log_weights = [a + b for a, b in zip(picked, play_log_weights)]
         if self.enumerated and self.auction is not None:
             auction, played_by = self.auction, self.view.played_by
-            log_weights = [lw + auction.log_weight([m | p for m, p in zip(d, played_by)])
+            log_weights = [lw + auction.log_weight(dealt_masks(d, played_by))
                            for d, lw in zip(deals, log_weights)]
         self.log_weights.extend(log_weights)
 

@@ -264,7 +264,7 @@ class Resampler:
 
     def add(self, deal: Any, held: Sequence[int]) -> None:
         """One deal drawn, given each seat's tiles still held (``held``)."""
-        lw = self.weigher.log_weight([h | p for h, p in zip(held, self.played_by)])
+        lw = self.weigher.log_weight(dealt_masks(held, self.played_by))
         self.pool.append(deal)
         self.log_weights.append(lw)
         if lw == -math.inf:
