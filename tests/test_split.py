@@ -128,8 +128,11 @@ def test_automatic_threads_split_only_big_scoring():
     auto.value()
     auto.make_or_set()
     assert auto.helpers == []  # an exact value and a null-window test stay in one thread
-    auto.child_values()
-    assert len(auto.helpers) == split.cores() - 1 and auto.helpers[0].nodes > 0
+    assert auto.child_values() == DealSolver(p).child_values()
+    # The split happened: one helper engine a spare core. Whether a helper took a move
+    # before the caller's thread finished them all is timing, so it is not asserted.
+    assert len(auto.helpers) == split.cores() - 1
+    assert auto.nodes == auto.engine.nodes + sum(h.nodes for h in auto.helpers)
     late = Position(dict(EXAMPLE, plays=solve(p).line[:4 * (8 - split.SPLIT_MIN_TRICKS)]))
     small = DealSolver(late, threads=None)
     small.solve()
