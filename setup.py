@@ -102,6 +102,7 @@ extensions = [
     Extension("solver.game._replay", ["solver/game/_replay.pyx"], extra_compile_args=["-O3"]),
     Extension("solver.game._plainjson", ["solver/game/_plainjson.pyx"], extra_compile_args=["-O3"]),
     Extension("solver.search._line", ["solver/search/_line.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver.hidden._pool", ["solver/hidden/_pool.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(

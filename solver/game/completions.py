@@ -225,6 +225,36 @@ class Completions:
                     at += k
         return places
 
+    def flat_table(self) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]],
+                                  list[list[tuple[int, int, int, tuple[int, ...]]]]]:
+        """The table as plain numbers, for a sampler outside Python: (groups, nodes).
+        ``groups[i]`` is (tiles, places) of group i; ``nodes`` are the states reachable
+        from the start with completions left (node 0 the start; a node at depth i is a
+        state before group i), each a list of moves (cumulative completions of the node's
+        moves so far, completions after the move, next node or -1 after the last group,
+        tiles each place gets). Needs count() > 0."""
+        assert self.count() > 0
+        last = len(self.groups)
+        if not last:
+            return [], []
+        ids: dict[tuple[int, tuple], int] = {(0, self.start): 0}
+        order = [(0, self.start)]
+        nodes = []
+        for i, state in order:      # grows as new states are met
+            moves, cumulative = [], 0
+            for split, ways, nxt in self._moves[i][state]:
+                cumulative += ways
+                if i + 1 == last:
+                    node = -1
+                else:
+                    node = ids.get((i + 1, nxt))
+                    if node is None:
+                        node = ids[(i + 1, nxt)] = len(order)
+                        order.append((i + 1, nxt))
+                moves.append((cumulative, self._ways[i + 1][nxt], node, split))
+            nodes.append(moves)
+        return [(tiles, places) for tiles, places, _ in self.groups], nodes
+
     def enumerate(self) -> Iterator[list[list[int]]]:
         """Every deal, in a fixed order: the tiles of each place."""
         if not self.count():

@@ -43,10 +43,11 @@ from ..game.errors import PositionError, SearchCancelled, quoted
 from ..game.position import SEATS, Position
 from ..game.view import View
 from ..search._core import Aborted, CancelToken, Engine
+from ._pool import DealPool
 from .deals import (MAX_DEALS, MAX_ENUMERATION_LIMIT, DealBuilder, check_deal_count,
                     check_seconds, check_seed, token_stopped)
 from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, Inference, InferenceReport,
-                        Resampler, dealt_masks, effective_deals, min_pool, normalised,
+                        dealt_masks, effective_deals, min_pool, normalised,
                         read_inference, view_weigher)
 from .play_model import PlayReplay
 from .stats import Z95, mean_estimate, weighted_mean_estimate, wilson_interval
@@ -421,20 +422,14 @@ class _DealSource:
                 self.add(places, self._masks(places), made)
         return made
 
-    def fill(self, resampler: Resampler, n: int, budget: int, min_pool: int) -> None:
-        """Draw deals into ``resampler`` until its pool holds ``min_pool`` deals and is worth
-        ``n``, or ``budget`` deals have been drawn in all; the token is looked at every
-        `DRAW_BATCH` draws."""
-        while not resampler.enough(n, min_pool) and self.drawn < budget:
+    def fill(self, pool: DealPool, n: int, budget: int, min_pool: int) -> None:
+        """Have ``pool`` draw deals until it holds ``min_pool`` deals and is worth ``n``, or
+        ``budget`` deals have been drawn in all; the token is looked at every `DRAW_BATCH`
+        draws."""
+        while not pool.enough(n, min_pool) and self.drawn < budget:
             if token_stopped(self.token):
                 raise Aborted()
-            for _ in range(min(DRAW_BATCH, budget - self.drawn)):
-                places = self._next()
-                self.drawn += 1
-                masks = self._masks(places)
-                resampler.add((places, masks), masks)
-                if resampler.enough(n, min_pool):
-                    break
+            self.drawn += pool.draw(n, min_pool, min(DRAW_BATCH, budget - self.drawn))
 
     def add(self, places: list[list[int]], masks: Masks, made: list[Masks]) -> None:
         """One deal onto ``made``, its places kept as asked."""
@@ -609,7 +604,8 @@ class InferredDeals:
     Sampled views: drawn uniformly from ``seed`` into a pool with their auction weights
     until the pool is worth the deals asked for (at most `DRAWS_PER_DEAL` draws per
     deal asked, at least `MIN_DRAW_BUDGET`), then picked from it by weight
-    (`solver.hidden.inference.Resampler`; a deal picked k times weighs k). Enumerated
+    (`solver.hidden._pool.DealPool`: `solver.hidden.inference.Resampler` in C; a deal
+    picked k times weighs k). Enumerated
     views: every deal, its auction weight kept as a log-weight. When every deal drawn
     has weight zero the deals are drawn uniformly instead and the report says so.
     `weights` folds in the plays' weights."""
@@ -625,7 +621,7 @@ class InferredDeals:
         weigher = view_weigher(v, inference.calls) if inference.uses_auction else None
         self.auction = weigher if weigher is not None and weigher.informative else None
         rng = None
-        self.resampler: Resampler | None = None
+        self.resampler: DealPool | None = None
         if self.enumerated:
             seed = None
         else:
@@ -633,7 +629,7 @@ class InferredDeals:
                 seed = random.SystemRandom().randrange(2 ** 31)
             rng = random.Random(seed)
             if self.auction is not None:
-                self.resampler = Resampler(self.auction, v.played_by, seed)
+                self.resampler = DealPool(v, self.auction, seed)
         self.seed = seed
         self.token = token
         #: the pools' effective numbers of deals, summed over the rounds picked from them
