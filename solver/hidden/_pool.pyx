@@ -11,9 +11,12 @@ per deal it is worth: here a draw costs well under a microsecond.
 The draw walks the view's `Completions` table (flattened once into C arrays; its
 counts fit in 64 bits, since at most 28 tiles are dealt) with a xoshiro256** generator
 seeded from the hint's seed, so a seed gives the same deals. A seat's log-weight is
-looked up per (seat, tiles as dealt) in an open-addressing table; on a miss, which is
-rare (a seat has few hands late in a hand), the draw stops and Python asks the call
-model once (`AuctionWeigher.seat_log_weight`).
+looked up per (seat, tiles as dealt) in an open-addressing table. On a miss the shipped
+`CallModel` is evaluated here (`NativeCalls`: its strengths, call and declaration
+likelihoods, the same arithmetic in the same order): a seat may be dealt thousands of
+hands in a pool, and the model in Python costs 10 to 17 us a hand, which at trick 3 is
+more than the searches. Any other model is asked from Python once per hand
+(`AuctionWeigher.seat_log_weight`), the draw stopping for it.
 """
 
 from libc.math cimport INFINITY, exp, log
@@ -21,6 +24,7 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
 
+from . import call_model as cm
 from .inference import LOG_WEIGHT_FLOOR
 
 cdef double FLOOR = LOG_WEIGHT_FLOOR
@@ -28,6 +32,152 @@ cdef double FLOOR = LOG_WEIGHT_FLOOR
 cdef enum:
     MAX_PLACES = 4      # three other hands and a nello partner's, or two and a discard
     N_TILES = 28
+    N_PIPS = 7
+    N_STRENGTHS = 12    # the declarations (`call_model.DECLARATIONS`), then the level
+    N_LEVELS = 14
+    MAX_CALLS = 8
+
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+
+
+cdef struct SeatCalls:
+    # One seat's calls and declaration, as `AuctionWeigher.seat_log_weight` weighs them.
+    int n_calls
+    int lo[MAX_CALLS]       # `call_model.call_levels`
+    int hi[MAX_CALLS]
+    double bound[MAX_CALLS]
+    int declaration         # its index in DECLARATIONS, or -1
+    int n_allowed
+    int allowed[N_STRENGTHS]
+
+
+cdef struct NativeCalls:
+    # The parameters of a `CallModel`, and its tile sets.
+    double pip_a
+    double b[7]             # the pip suits' weights, b[6] already over 7
+    double group[4][4]      # doubles, follow-me, sevens, nello: alpha, then the betas
+    double cut[N_LEVELS]
+    double kappa, lowest
+    uint32_t doubles, top3_doubles, count10, count5, seven, six_eight, five_nine, low, high
+    uint32_t suit[N_PIPS]
+    uint32_t pip_double[N_PIPS]
+    uint32_t pip_top3[N_PIPS]
+
+
+cdef inline int _bits(uint32_t x) noexcept nogil:
+    return __builtin_popcount(x)
+
+
+cdef void _strengths(const NativeCalls* m, uint32_t hand, double* out) noexcept nogil:
+    """`CallModel._evaluate`."""
+    cdef int p, held, trumps
+    cdef int doubles = _bits(hand & m.doubles)
+    cdef int top = _bits(hand & m.top3_doubles)
+    cdef int count = 2 * _bits(hand & m.count10) + _bits(hand & m.count5)
+    cdef double base = m.pip_a + m.b[3] * doubles + m.b[4] * count
+    cdef double level
+    for p in range(N_PIPS):
+        held = 1 if hand & m.pip_double[p] else 0
+        trumps = _bits(hand & m.suit[p])
+        out[p] = (base + m.b[0] * trumps + (m.b[1] - m.b[3]) * held
+                  + m.b[2] * _bits(hand & m.pip_top3[p])
+                  + (m.b[5] * (trumps - 3) if trumps > 3 else 0.0)
+                  + m.b[6] * (doubles - held) * trumps)
+    out[7] = m.group[0][0] + m.group[0][1] * doubles + m.group[0][2] * top + m.group[0][3] * count
+    out[8] = m.group[1][0] + m.group[1][1] * doubles + m.group[1][2] * top + m.group[1][3] * count
+    out[9] = (m.group[2][0] + m.group[2][1] * _bits(hand & m.seven)
+              + m.group[2][2] * _bits(hand & m.six_eight)
+              + m.group[2][3] * _bits(hand & m.five_nine))
+    out[10] = (m.group[3][0] + m.group[3][1] * doubles + m.group[3][2] * _bits(hand & m.low)
+               + m.group[3][3] * _bits(hand & m.high))
+    level = out[0]
+    for p in range(1, 10):      # every declaration but nello
+        if out[p] > level:
+            level = out[p]
+    out[11] = level
+
+
+cdef inline double _at_least(const NativeCalls* m, double s, int level) noexcept nogil:
+    """`CallModel._at_least`."""
+    cdef double z = s - m.cut[level], e
+    if z >= 0:
+        return 1.0 / (1.0 + exp(-z))
+    e = exp(z)
+    return e / (1.0 + e)
+
+
+cdef double _seat_log_weight(const NativeCalls* m, const SeatCalls* c,
+                             uint32_t hand) noexcept nogil:
+    """`AuctionWeigher.seat_log_weight` with `CallModel.call_likelihood` and
+    `CallModel.declaration_likelihood`."""
+    cdef double s[N_STRENGTHS]
+    cdef double p = 1.0, q, top, total
+    cdef int k
+    _strengths(m, hand, s)
+    for k in range(c.n_calls):
+        q = ((1.0 if c.lo[k] == -2 else _at_least(m, s[11], c.lo[k]))
+             - (0.0 if c.hi[k] == -1 else _at_least(m, s[11], c.hi[k])))
+        p *= (q if q > m.lowest else m.lowest) / c.bound[k]
+    if c.declaration >= 0:
+        top = s[c.allowed[0]]
+        for k in range(1, c.n_allowed):
+            if s[c.allowed[k]] > top:
+                top = s[c.allowed[k]]
+        total = 0.0
+        for k in range(c.n_allowed):
+            total += exp(m.kappa * (s[c.allowed[k]] - top))
+        q = exp(m.kappa * (s[c.declaration] - top)) / total
+        p *= q if q > m.lowest else m.lowest
+    return log(p) if p > 0 else -INFINITY
+
+
+cdef bint _native_calls(model, weigher, NativeCalls* m, SeatCalls* seats) except -1:
+    """Fill ``m`` and each calling seat's ``seats[seat]`` from a `CallModel` (False,
+    nothing to use, for any other model or more calls than a seat holds here)."""
+    if type(model) is not cm.CallModel or len(model.cutpoints) != N_LEVELS \
+            or len(cm.DECLARATIONS) != N_STRENGTHS - 1:
+        return False
+    for s in weigher.seats:
+        calls = [c for c in weigher.by_seat.get(s, ())
+                 if not (isinstance(c.bid, str) and c.bid in cm.SPECIAL_CALLS)]  # likelihood 1
+        if len(calls) > MAX_CALLS:
+            return False
+        seats[s].n_calls = len(calls)
+        for k, c in enumerate(calls):
+            seats[s].lo[k], seats[s].hi[k] = cm.call_levels(c.bid, c.highest)
+            seats[s].bound[k] = weigher._bound(c.bid, c.highest)
+        seats[s].declaration = -1
+        if weigher.declaration is not None and weigher.declaration[0] == s:
+            index = cm._declaration_index(weigher.declaration[1])
+            allowed = cm._allowed_indices(weigher.declaration[2])
+            if index not in allowed:
+                allowed = allowed + (index,)
+            seats[s].declaration = index
+            seats[s].n_allowed = len(allowed)
+            for k, i in enumerate(allowed):
+                seats[s].allowed[k] = i
+    weights = dict(zip(cm.DECLARATIONS, model._weights))
+    m.pip_a, pip_b = weights["blanks"]
+    for k in range(7):
+        m.b[k] = pip_b[k]
+    m.b[6] /= 7
+    for g, name in enumerate(("doubles", "follow-me", "sevens", "nello")):
+        alpha, beta = weights[name]
+        m.group[g][0] = alpha
+        for k in range(3):
+            m.group[g][k + 1] = beta[k]
+    for k in range(N_LEVELS):
+        m.cut[k] = model.cutpoints[k]
+    m.kappa, m.lowest = model.kappa, cm._LOWEST
+    m.doubles, m.top3_doubles = cm._DOUBLES, cm._TOP3_DOUBLES
+    m.count10, m.count5, m.seven = cm._COUNT10, cm._COUNT5, cm._SEVEN
+    m.six_eight, m.five_nine, m.low, m.high = cm._SIX_EIGHT, cm._FIVE_NINE, cm._LOW, cm._HIGH
+    for k in range(N_PIPS):
+        m.suit[k], m.pip_double[k], m.pip_top3[k] = \
+            cm._SUIT[k], cm._PIP_DOUBLE[k], cm._PIP_TOP3[k]
+    return True
 
 
 cdef struct Move:
@@ -73,6 +223,10 @@ cdef class DealPool:
     cdef int n_calling
     cdef int viewer
     cdef uint32_t viewer_mask
+    # the call model, when it is evaluated here
+    cdef bint native
+    cdef NativeCalls model
+    cdef SeatCalls seat_calls[4]
     # the log-weight of (seat, tiles as dealt); a key 0 is an empty slot
     cdef uint64_t* keys
     cdef double* values
@@ -146,6 +300,7 @@ cdef class DealPool:
         self.n_calling = len(weigher.seats)
         for k, s in enumerate(weigher.seats):
             self.calling[k] = s
+        self.native = _native_calls(weigher.model, weigher, &self.model, self.seat_calls)
 
         self.cache_bits = 10
         self.keys = <uint64_t*>calloc(1 << self.cache_bits, sizeof(uint64_t))
@@ -247,13 +402,13 @@ cdef class DealPool:
         return <Py_ssize_t>i
 
     cdef int _weigh(self, double* out) noexcept nogil:
-        """The deal's log-weight into ``out`` (0); 1 when a seat's is not known yet (the
-        seat and its tiles in ``miss_seat``, ``miss_mask``)."""
+        """The deal's log-weight into ``out`` (0); 1 when a seat's is for Python to find
+        (the seat and its tiles in ``miss_seat``, ``miss_mask``), -1 out of memory."""
         cdef uint32_t dealt[4]
         cdef int p, k, s
         cdef uint64_t key
         cdef Py_ssize_t i
-        cdef double total = 0.0
+        cdef double total = 0.0, value
         for s in range(4):
             dealt[s] = self.base[s]
         for p in range(self.n_places):
@@ -263,15 +418,22 @@ cdef class DealPool:
             s = self.calling[k]
             key = (<uint64_t>(s + 1) << 32) | dealt[s]
             i = self._slot(key)
-            if self.keys[i] == 0:
+            if self.keys[i] != 0:
+                total += self.values[i]
+            elif not self.native:
                 self.miss_seat, self.miss_mask = s, dealt[s]
                 return 1
-            total += self.values[i]
+            else:
+                value = _seat_log_weight(&self.model, &self.seat_calls[s], dealt[s])
+                if self._remember(s, dealt[s], value) < 0:
+                    return -1
+                total += value
         out[0] = total
         return 0
 
-    cdef int _remember(self, int seat, uint32_t mask, double value) except -1:
-        """A seat's log-weight into the table (grown to keep it at most half full)."""
+    cdef int _remember(self, int seat, uint32_t mask, double value) noexcept nogil:
+        """A seat's log-weight into the table (grown to keep it at most half full); -1
+        out of memory."""
         cdef uint64_t* old_keys
         cdef double* old_values
         cdef Py_ssize_t i, j, n
@@ -279,11 +441,14 @@ cdef class DealPool:
         if 2 * (self.cache_used + 1) > (1ULL << self.cache_bits):
             old_keys, old_values = self.keys, self.values
             n = 1 << self.cache_bits
-            self.cache_bits += 1
             self.keys = <uint64_t*>calloc(2 * n, sizeof(uint64_t))
             self.values = <double*>malloc(2 * n * sizeof(double))
             if not (self.keys and self.values):
-                raise MemoryError()
+                free(self.keys)
+                free(self.values)
+                self.keys, self.values = old_keys, old_values
+                return -1
+            self.cache_bits += 1
             for i in range(n):
                 if old_keys[i]:
                     j = self._slot(old_keys[i])
@@ -330,16 +495,19 @@ cdef class DealPool:
     cdef int _run(self, int n, Py_ssize_t min_pool, Py_ssize_t limit,
                   Py_ssize_t* drawn) noexcept nogil:
         """Draw until the pool is enough or ``limit`` deals are drawn (0), or until a
-        seat's log-weight is missing (1: the deal waits in ``cur``)."""
+        seat's log-weight is for Python to find (1: the deal waits in ``cur``); -1 out of
+        memory."""
         cdef double lw
+        cdef int status
         while True:
             if not self.pending:
                 if drawn[0] >= limit or self._enough(n, min_pool):
                     return 0
                 self._deal()
                 self.pending = True
-            if self._weigh(&lw):
-                return 1
+            status = self._weigh(&lw)
+            if status:
+                return status
             self.pending = False
             self._add(lw)
             drawn[0] += 1
@@ -361,8 +529,11 @@ cdef class DealPool:
                 status = self._run(n, min_pool, limit, &drawn)
             if status == 0:
                 return drawn
-            self._remember(self.miss_seat, self.miss_mask,
-                           self.weigher.seat_log_weight(self.miss_seat, self.miss_mask))
+            if status > 0:
+                value = self.weigher.seat_log_weight(self.miss_seat, self.miss_mask)
+                status = self._remember(self.miss_seat, self.miss_mask, value)
+            if status < 0:
+                raise MemoryError()
 
     def enough(self, int n, Py_ssize_t min_pool) -> bool:
         return self._enough(n, min_pool)
@@ -384,6 +555,8 @@ cdef class DealPool:
     def _deal_at(self, Py_ssize_t i):
         """Deal ``i`` of the pool as (places, masks): the tiles of each place, and each
         seat's tiles still held (`hint._mask_maker`'s)."""
+        cdef int p, t
+        cdef uint32_t m
         places = []
         masks = [0, 0, 0, 0]
         masks[self.viewer] = self.viewer_mask
