@@ -303,8 +303,8 @@ cdef class DealPool:
         self.native = _native_calls(weigher.model, weigher, &self.model, self.seat_calls)
 
         self.cache_bits = 10
-        self.keys = <uint64_t*>calloc(1 << self.cache_bits, sizeof(uint64_t))
-        self.values = <double*>malloc((1 << self.cache_bits) * sizeof(double))
+        self.keys = <uint64_t*>calloc(1024, sizeof(uint64_t))
+        self.values = <double*>malloc(1024 * sizeof(double))
         if not (self.keys and self.values):
             raise MemoryError()
         s0 = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
@@ -440,7 +440,7 @@ cdef class DealPool:
         cdef uint64_t key
         if 2 * (self.cache_used + 1) > (1ULL << self.cache_bits):
             old_keys, old_values = self.keys, self.values
-            n = 1 << self.cache_bits
+            n = (<Py_ssize_t>1) << self.cache_bits
             self.keys = <uint64_t*>calloc(2 * n, sizeof(uint64_t))
             self.values = <double*>malloc(2 * n * sizeof(double))
             if not (self.keys and self.values):
@@ -515,15 +515,21 @@ cdef class DealPool:
     def draw(self, int n, Py_ssize_t min_pool, Py_ssize_t limit) -> int:
         """Draw deals into the pool until it holds ``min_pool`` deals and is worth ``n``
         (`enough`), or ``limit`` deals are drawn; the deals drawn."""
-        cdef Py_ssize_t drawn = 0
+        cdef Py_ssize_t drawn = 0, room
         cdef int status
+        cdef uint32_t* deals
+        cdef double* log_weights
         if self.size + limit > self.room:
-            self.room = max(2 * self.room, self.size + limit)
-            self.deals = <uint32_t*>realloc(self.deals,
-                                            self.room * max(1, self.n_places) * sizeof(uint32_t))
-            self.log_weights = <double*>realloc(self.log_weights, self.room * sizeof(double))
-            if not (self.deals and self.log_weights):
+            room = max(2 * self.room, self.size + limit)
+            deals = <uint32_t*>realloc(self.deals, room * max(1, self.n_places) * sizeof(uint32_t))
+            if deals:
+                self.deals = deals
+            log_weights = <double*>realloc(self.log_weights, room * sizeof(double))
+            if log_weights:
+                self.log_weights = log_weights
+            if not (deals and log_weights):
                 raise MemoryError()
+            self.room = room
         while True:
             with nogil:
                 status = self._run(n, min_pool, limit, &drawn)

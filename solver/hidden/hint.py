@@ -604,11 +604,11 @@ class InferredDeals:
     Sampled views: drawn uniformly from ``seed`` into a pool with their auction weights
     until the pool is worth the deals asked for (at most `DRAWS_PER_DEAL` draws per
     deal asked, at least `MIN_DRAW_BUDGET`), then picked from it by weight
-    (`solver.hidden._pool.DealPool`: `solver.hidden.inference.Resampler` in C; a deal
-    picked k times weighs k). Enumerated
-    views: every deal, its auction weight kept as a log-weight. When every deal drawn
-    has weight zero the deals are drawn uniformly instead and the report says so.
-    `weights` folds in the plays' weights."""
+    (`solver.hidden._pool.DealPool`, `solver.hidden.inference.Resampler` in C, with a
+    random stream of its own; a deal picked k times weighs k). Enumerated views: every
+    deal, its auction weight kept as a log-weight. When every deal drawn has weight zero
+    the deals are drawn uniformly instead and the report says so. `weights` folds in the
+    plays' weights."""
 
     def __init__(self, v: View, inference: Inference, deals: int, enumerate_limit: int,
                  seed: object, token: CancelToken | None, keep_places: bool) -> None:

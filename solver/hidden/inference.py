@@ -15,9 +15,10 @@ hands that deal gives them:
 
 How the weights are used: a sampled view draws deals uniformly into a pool with their
 auction weights and picks the deals to search from it in proportion to the weights
-(`Resampler`: importance resampling), so no search is spent on deals the auction rules
-out; the play weights, which need searches, weigh the deals picked. An enumerated view
-weighs every consistent deal by the product, exactly. The answer names the models and
+(`Resampler`: importance resampling; a hint's pool is `solver.hidden._pool.DealPool`, the
+same in C), so no search is spent on deals the auction rules out; the play weights,
+which need searches, weigh the deals picked. An enumerated view weighs every consistent
+deal by the product, exactly. The answer names the models and
 gives the effective number of deals ``(sum w)^2 / sum w^2``.
 
 When the models give every deal probability zero (every weight drawn or scored is
@@ -39,7 +40,8 @@ from ..game.position import SEATS
 MODES = ("off", "auction", "plays", "both")
 #: A sampled view draws into its pool at most this many deals per deal asked for (and
 #: at least `MIN_DRAW_BUDGET` in all), whatever the pool is worth by then.
-#: A draw and its weight take 20 to 50 us: 2,000 draws, 40 to 100 ms.
+#: A draw and its weight take 20 to 50 us in Python (bid advice): 2,000 draws, 40 to
+#: 100 ms; a hint's pool in C takes well under 1 us a draw.
 DRAWS_PER_DEAL = 50
 MIN_DRAW_BUDGET = 2_000
 #: ... and it draws at least `min_pool` deals: this many per deal asked, and this many.
@@ -241,7 +243,8 @@ class Resampler:
     picked from the pool in proportion to their weights (`pick`, systematic
     resampling). The picks are (nearly, for a pool of hundreds) draws from the
     auction-weighted distribution; searching only them spends nothing on deals the
-    auction rules out. ``seed`` seeds the picks, apart from the draws."""
+    auction rules out. ``seed`` seeds the picks, apart from the draws. Bid advice's pool;
+    a hint's is `solver.hidden._pool.DealPool`, which draws its deals itself."""
 
     def __init__(self, weigher: AuctionWeigher, played_by: Sequence[int], seed: object) -> None:
         self.weigher = weigher
