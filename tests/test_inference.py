@@ -608,11 +608,12 @@ def _pool_effective(view_json: dict, model, seed: int, draws: int) -> float:
     pool = DealPool(view, view_weigher(view, model), seed)
     assert pool.draw(10 ** 9, 10 ** 9, draws) == draws
     log_weights = []
-    for (places, held), _ in pool.contents():
-        assert held[view.seat] == T.mask_of(view.remaining)
+    for places, _ in pool.contents():
+        held = [0, 0, 0, 0]
+        held[view.seat] = T.mask_of(view.remaining)
         for p, seat in enumerate(view.place_seats):
             if seat is not None:
-                assert held[seat] == T.mask_of(places[p])
+                held[seat] = T.mask_of(places[p])
         log_weights.append(weigher.log_weight([h | p for h, p in zip(held, view.played_by)]))
     top = max(log_weights)
     return effective_deals([math.exp(lw - top) for lw in log_weights])

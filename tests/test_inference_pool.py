@@ -17,6 +17,7 @@ from collections import Counter
 
 import pytest
 
+from solver.game import tiles as T
 from solver.game.view import View
 from solver.hidden._pool import DealPool
 from solver.hidden.inference import dealt_masks, read_inference, view_weigher
@@ -43,6 +44,16 @@ def _key(places) -> tuple:
     return tuple(tuple(sorted(p)) for p in places)
 
 
+def _dealt(view: View, places) -> tuple[int, ...]:
+    """Each seat's tiles as dealt in the deal with these places."""
+    held = [0, 0, 0, 0]
+    held[view.seat] = T.mask_of(view.remaining)
+    for p, seat in enumerate(view.place_seats):
+        if seat is not None and seat in view.active_seats:
+            held[seat] = T.mask_of(places[p])
+    return dealt_masks(held, view.played_by)
+
+
 def _pool(view: View, seed: int, model=MODEL) -> DealPool:
     return DealPool(view, view_weigher(view, model), seed)
 
@@ -63,7 +74,7 @@ def test_draws_are_uniform_over_the_consistent_deals(view_json):
     pool = _pool(view, 5)
     draws = 200 * len(deals)
     assert pool.draw(BIG, BIG, draws) == draws == pool.drawn
-    seen = Counter(_key(places) for (places, _), _ in pool.contents())
+    seen = Counter(_key(places) for places, _ in pool.contents())
     assert set(seen) == deals
     chi2 = _chi_square(seen, {d: draws / len(deals) for d in deals})
     assert chi2 < _chi_square_bound(len(deals) - 1)
@@ -84,11 +95,8 @@ def test_log_weights_are_the_call_models(view_json):
     pool = _pool(view, 3)
     assert pool.draw(BIG, BIG, 2000) == 2000
     weigher = view_weigher(view, MODEL)   # a fresh one: every weight from the model
-    for (places, masks), lw in pool.contents():
-        assert lw == weigher.log_weight(dealt_masks(masks, view.played_by))
-        for p, seat in enumerate(view.place_seats):
-            if seat is not None and seat in view.active_seats:
-                assert masks[seat] == sum(1 << t for t in places[p])
+    for places, lw in pool.contents():
+        assert lw == weigher.log_weight(_dealt(view, places))
     assert len({lw for _, lw in pool.contents()}) > 20      # the weights differ
 
 
@@ -98,8 +106,8 @@ def test_a_model_of_ones_own_is_asked_from_python():
     assert pool.draw(BIG, BIG, 1000) == 1000
     weigher = view_weigher(view, FiveSixesCalls())
     weights = [lw for _, lw in pool.contents()]
-    assert weights == [weigher.log_weight(dealt_masks(masks, view.played_by))
-                       for (_, masks), _ in pool.contents()]
+    assert weights == [weigher.log_weight(_dealt(view, places))
+                       for places, _ in pool.contents()]
     assert max(weights) == 0.0 and min(weights) == pytest.approx(math.log(1e-9))
 
 
@@ -109,17 +117,14 @@ def test_picks_follow_the_exact_weights(view_json):
     weigher = view_weigher(view, MODEL)
     exact = {}
     for places in view.completions.enumerate():
-        held = [0, 0, 0, 0]
-        for p, seat in enumerate(view.place_seats):
-            held[seat] = sum(1 << t for t in places[p])
-        exact[_key(places)] = math.exp(weigher.log_weight(dealt_masks(held, view.played_by)))
+        exact[_key(places)] = math.exp(weigher.log_weight(_dealt(view, places)))
     assert max(exact.values()) > 3 * min(exact.values())
     pool = _pool(view, 8)
     picked: Counter = Counter()
     n, rounds = 30, 300
     for _ in range(rounds):
         pool.draw(n, 1000, 3000)    # enough, or 3,000 draws as a hint's budget stops it
-        for (places, _), times in pool.pick(n):
+        for places, times in pool.pick(n):
             picked[_key(places)] += times
         assert pool.drawn == 0
     total = math.fsum(exact.values())

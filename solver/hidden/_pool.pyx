@@ -215,14 +215,12 @@ cdef class DealPool:
     cdef uint32_t* group_mask
     cdef int n_groups, n_places
     cdef uint64_t state[4]
-    # the deal: the tiles each place got, the tiles each seat was dealt
+    # the deal drawn: the tiles each place got
     cdef uint32_t cur[MAX_PLACES]
     cdef int place_seat[MAX_PLACES]     # the seat a place's tiles are dealt to, or -1
     cdef uint32_t base[4]               # each seat's tiles as dealt outside the places
     cdef int calling[4]
     cdef int n_calling
-    cdef int viewer
-    cdef uint32_t viewer_mask
     # the call model, when it is evaluated here
     cdef bint native
     cdef NativeCalls model
@@ -287,13 +285,10 @@ cdef class DealPool:
 
         # A seat's tiles as dealt: those of its place (when it is in play), those it played,
         # and the viewer's own (`inference.dealt_masks` of `hint._mask_maker`'s masks).
-        self.viewer = view.seat
-        self.viewer_mask = 0
-        for t in view.remaining:
-            self.viewer_mask |= 1u << t
         for s in range(4):
             self.base[s] = view.played_by[s]
-        self.base[self.viewer] |= self.viewer_mask
+        for t in view.remaining:
+            self.base[view.seat] |= 1u << t
         for p, seat in enumerate(view.place_seats):
             self.place_seat[p] = seat if seat is not None and seat in view.active_seats else -1
         self.weigher = weigher
@@ -558,28 +553,22 @@ cdef class DealPool:
         self.top = -INFINITY
         self.total = self.squares = 0.0
 
-    def _deal_at(self, Py_ssize_t i):
-        """Deal ``i`` of the pool as (places, masks): the tiles of each place, and each
-        seat's tiles still held (`hint._mask_maker`'s)."""
+    def _places(self, Py_ssize_t i):
+        """The tiles of each place in deal ``i`` of the pool."""
         cdef int p, t
         cdef uint32_t m
         places = []
-        masks = [0, 0, 0, 0]
-        masks[self.viewer] = self.viewer_mask
         for p in range(self.n_places):
             m = self.deals[i * self.n_places + p]
             places.append([t for t in range(N_TILES) if m >> t & 1])
-            if self.place_seat[p] >= 0:
-                masks[self.place_seat[p]] = m
-        return places, tuple(masks)
+        return places
 
     def contents(self) -> list:
-        """The pool as it is: each deal's (places, masks) and log-weight, in the order
-        drawn."""
-        return [(self._deal_at(i), self.log_weights[i]) for i in range(self.size)]
+        """The pool as it is: each deal's places and log-weight, in the order drawn."""
+        return [(self._places(i), self.log_weights[i]) for i in range(self.size)]
 
     def pick(self, int n):
-        """``n`` picks from the pool by weight, as ((places, masks), times picked), in the
+        """``n`` picks from the pool by weight, as (places, times picked), in the
         order drawn, and a fresh pool for the next round; None when every weight is zero
         (`Resampler.pick`)."""
         cdef Py_ssize_t i
@@ -614,6 +603,6 @@ cdef class DealPool:
         free(weights)
         if picked < n:      # the sum's last rounding: the last pick goes to the last deal
             counts[len(counts) - 1][1] += n - picked
-        out = [(self._deal_at(i), times) for i, times in counts]
+        out = [(self._places(i), times) for i, times in counts]
         self._reset()
         return out

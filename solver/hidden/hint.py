@@ -391,7 +391,8 @@ class _DealSource:
     reads; they are made `DRAW_BATCH` at a time, in the order of the draws (so a
     seed gives the same deals however many threads score them), and before each
     batch the token is looked at: once it has stopped, the thread that asked gets
-    `Aborted`. ``places`` keeps every deal's places when examples are wanted.
+    `Aborted`. ``places`` keeps every deal's places when examples are wanted; ``masks``
+    makes a deal's hand masks from its places.
     """
 
     def __init__(self, view: View, rng: random.Random | None, token: CancelToken | None,
@@ -399,7 +400,7 @@ class _DealSource:
         table = view.completions
         self._next = functools.partial(table.sample, rng) if rng is not None \
             else table.enumerate().__next__
-        self._masks = _mask_maker(view)
+        self.masks = _mask_maker(view)
         self.token = token
         self.first: list[list[int]] | None = None
         self.places: list[list[list[int]]] | None = [] if keep_places else None
@@ -419,7 +420,7 @@ class _DealSource:
                 except StopIteration:
                     return made
                 self.drawn += 1
-                self.add(places, self._masks(places), made)
+                self.add(places, self.masks(places), made)
         return made
 
     def fill(self, pool: DealPool, n: int, budget: int, min_pool: int) -> None:
@@ -452,7 +453,7 @@ class _DealSource:
                 self.first = places
             if self.places is not None:
                 self.places.append(places)
-            made.append(self._masks(places))
+            made.append(self.masks(places))
 
 
 class _Batch:
@@ -666,8 +667,8 @@ class InferredDeals:
                                      f"{effective:.1f}, short of the {n} asked for")
         self.pool_effective += effective
         made: list[Masks] = []
-        for (places, masks), times in picks:
-            self.source.add(places, masks, made)
+        for places, times in picks:
+            self.source.add(places, self.source.masks(places), made)
             self._pending.append(math.log(times))
         return made
 

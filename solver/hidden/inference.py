@@ -18,8 +18,8 @@ auction weights and picks the deals to search from it in proportion to the weigh
 (`Resampler`: importance resampling; a hint's pool is `solver.hidden._pool.DealPool`, the
 same in C), so no search is spent on deals the auction rules out; the play weights,
 which need searches, weigh the deals picked. An enumerated view weighs every consistent
-deal by the product, exactly. The answer names the models and
-gives the effective number of deals ``(sum w)^2 / sum w^2``.
+deal by the product, exactly. The answer names the models and gives the effective
+number of deals ``(sum w)^2 / sum w^2``.
 
 When the models give every deal probability zero (every weight drawn or scored is
 zero), the answer falls back to uniform weights and says so
