@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, Union
 
 from ..game.auction import ONE_MARK, POINT_BIDS, SPECIAL_CALLS, read_call, read_call_value
 from ..game.errors import PositionError, quoted
@@ -66,12 +66,18 @@ class Inference:
         return self.plays is not None
 
     def describe(self) -> dict:
+        """``{"mode"}`` and each model's name and provenance."""
         out: dict[str, Any] = {"mode": self.mode}
         if self.calls is not None:
             out["calls"] = self.calls.to_json()
         if self.plays is not None:
             out["plays"] = self.plays.to_json()
         return out
+
+
+#: What an ``inference`` argument may be: a mode name (``off``, ``auction``, ``plays``,
+#: ``both``), an `Inference` with models of one's own, or None (off).
+InferenceLike = Union[str, Inference, None]
 
 
 def read_inference(value: object, game: str = "42", *, plays: bool = True
