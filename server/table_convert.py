@@ -79,10 +79,10 @@ def deal_hand(sealer: Sealer, record: game_pb.GameRecord, seat: int,
     if seed is None:
         seed = secrets.randbits(63)
     deal = Dealer(rules.game, rules.players).deal(seed=seed)
-    dealt = {SEATS[s]: [T.name_of(t) for t in tiles] for s, tiles in deal.hands.items()}
+    dealt = deal.hands
     hand: dict[str, Any] = {"hands": dealt, "auction": []}
     if deal.widow is not None:
-        hand["widow"] = T.name_of(deal.widow)
+        hand["widow"] = deal.widow
     k = len(earlier.hands)
     try:  # the earlier hands over, the game not won
         _read({**data, "players": rules.players, "hands": data["hands"] + [hand]})

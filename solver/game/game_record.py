@@ -358,7 +358,7 @@ class GameRecord:
             return ()
         pos = self.hands[-1].position
         assert pos is not None
-        return tuple(T.name_of(t) for t in pos.legal_tiles())
+        return tuple(pos.legal_tiles())
 
     # ----------------------------------------------------------------- output
 

@@ -432,9 +432,9 @@ def deal_others(rng: random.Random, setup: BidRequest) -> tuple[list[int], int |
     Successive deals from one generator are those of `Dealer.deals` with its seed."""
     deal = _dealer(setup).deal(rng)
     hands = [0, 0, 0, 0]
-    for s, tiles in deal.hands.items():
+    for s, tiles in deal.hand_ids.items():
         hands[s] = T.mask_of(tiles)
-    return hands, deal.widow
+    return hands, deal.widow_id
 
 
 def _deal_batch(rng: random.Random, setup: BidRequest, n: int, token: CancelToken | None,

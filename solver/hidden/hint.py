@@ -98,7 +98,7 @@ class DealScorer:
     def __init__(self, template: Position, threads: int | None = None) -> None:
         p = template
         self.template = p
-        self.moves: tuple[int, ...] = tuple(p.legal_tiles())
+        self.moves: tuple[int, ...] = tuple(p.legal_ids())
         self._column = {t: i for i, t in enumerate(self.moves)}
         self.threads = threads or default_threads()
         self.nodes = 0

@@ -107,7 +107,7 @@ def play_calibration_hand(hand: int, seed: int, *, mode: str = "bid30", advice_d
     hand_seed = _hand_seed(seed, hand)
     deal = Dealer().deal(seed=hand_seed)
     declarer = SEATS[hand % 4]
-    advice = advise([T.NAMES[t] for t in deal.hands[hand % 4]], declarer, deals=advice_deals,
+    advice = advise(deal.hands[declarer], declarer, deals=advice_deals,
                     seed=hand_seed, declarations=list(POINT_DECLARATIONS), threads=1)
     if mode == "advised":
         rec = advice.recommendation
@@ -129,7 +129,7 @@ def play_calibration_hand(hand: int, seed: int, *, mode: str = "bid30", advice_d
         hand=hand, seed=seed, declarer=declarer, declaration=declaration, bid=int(bid),
         predicted=float(predicted), advice_deals=advice_deals, hint_deals=hint_deals,
         recommendation=advice.recommendation.to_json(),
-        hands={SEATS[s]: [T.NAMES[t] for t in h] for s, h in deal.hands.items()},
+        hands=deal.hands,
         plays=[T.name_of(t) for t in end.plays], points=end.points,
         made=bool(end.makes(end.points)))
 

@@ -313,7 +313,7 @@ def play_game(ns: Bot, ew: Bot, *, game: str = "42", players: int = 4,
     bots = (ns, ew)
     for _ in range(max_hands):
         deal = dealer.deal(rng)
-        hand = _Hand(game_rules, shaker, dict(deal.hands), deal.widow, score)
+        hand = _Hand(game_rules, shaker, dict(deal.hand_ids), deal.widow_id, score)
         _play_hand(hand, bots, play_out)
         data["hands"].append(hand.to_json())
         record = read_game(data)
