@@ -25,16 +25,16 @@ from __future__ import annotations
 import json
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from . import tiles as T
 from .auction import (SEATS, Auction, GameRules, declaration_marks_needed, legal_declarations,
                       read_auction, read_rules)
-from .contract_layout import CONTRACT_FIELDS, KINDS, MOON3_SET, Contract
+from .contract_layout import CONTRACT_FIELDS, KINDS, MOON3_SET, Contract, _layout
 from .errors import PositionError, key_text, quoted
 from .jsondoc import check_keys, json_object
 from .position import Position, parse_game
-from .rules import parse_declaration
+from .rules import DOUBLES_OPTIONS, build_rules, parse_declaration
 from .score import HandScore, add, awards, outcome, winner, zero
 
 #: The fields of a game record and of one hand of it (SPEC.md); any other is an error.
@@ -193,6 +193,9 @@ class GameRecord:
         if not isinstance(raw, Mapping):
             raise PositionError(where, "a hand record must be a JSON object", "INVALID_TYPE")
         check_keys(raw, HAND_FIELDS, where, "a hand record")
+        if raw.get("hands") is None and raw.get("contract") is not None:
+            # A hand played out may leave out the deal: it is the tiles each seat played.
+            raw = {**raw, "hands": _deal_of_plays(raw, where, rules)}
         deal = _read_deal(raw.get("hands"), where, rules)
         widow = _read_widow(raw, where, rules, deal)
         no_shoot = [s for s in rules.seats if self.score[rules.key_of(s)] < 0] \
@@ -435,6 +438,102 @@ def _read_deal(raw: object, where: str, rules: GameRules) -> dict[int, tuple[int
         return dict(Position(dummy).hands)
 
 
+def hands_from_plays(game: str, players: int, contract: Mapping[str, Any], plays: object,
+                     where: str = "") -> dict[str, list[int]]:
+    """Seat -> the tiles it played, in order, for the ``plays`` of a hand under
+    ``contract`` (SPEC JSON): who played each tile follows from the tiles alone (the
+    leader, then the order of play; each trick's winner leads the next). A seat that
+    played all its tiles is its hand; `complete_deal` fills in the rest when it can.
+
+    The plays' legality is not judged here (the position built from the deal is).
+    ``where`` prefixes the fields of errors (``hands[2].``)."""
+    if not isinstance(contract, Mapping):
+        raise PositionError(f"{where}contract", "must be an object", "INVALID_TYPE")
+    if not isinstance(plays, list):
+        raise PositionError(f"{where}plays", "must be a list of tiles", "INVALID_TYPE")
+    decl = parse_declaration(contract.get("trump"), f"{where}contract.trump")
+    doubles = contract.get("doubles", "high")
+    kind = contract.get("kind", "standard")
+    if not isinstance(doubles, str) or doubles.lower() not in DOUBLES_OPTIONS:
+        raise PositionError(f"{where}contract.doubles", f"unknown option {quoted(doubles)} "
+                            "(high, low or suit)", "INVALID_OPTION")
+    if not isinstance(kind, str) or kind.lower() not in KINDS:
+        raise PositionError(f"{where}contract.kind", f"unknown kind {quoted(kind)} (standard, "
+                            "plunge or splash)", "UNKNOWN_KIND")
+    seats = SEATS[:players]
+    declarer = contract.get("declarer")
+    if declarer not in seats:
+        raise PositionError(f"{where}contract.declarer", f"unknown seat {quoted(declarer)} "
+                            f"(one of {', '.join(seats)})", "UNKNOWN_SEAT")
+    rules = build_rules(decl, doubles.lower())
+    active, _, _, leader, next_of = _layout(players == 3, decl.name == "nello",
+                                            SEATS.index(declarer), kind.lower())
+    played: dict[str, list[int]] = {SEATS[s]: [] for s in active}
+    seen: dict[int, int] = {}
+    trick: list[tuple[int, int]] = []
+    for i, raw in enumerate(plays):
+        tile = T.parse_tile(raw, f"{where}plays[{i}]")
+        if tile in seen:
+            raise PositionError(f"{where}plays[{i}]", f"{T.name_of(tile)} was already played "
+                                f"(plays[{seen[tile]}])", "DUPLICATE_TILE")
+        seen[tile] = i
+        if i >= 7 * len(active):
+            raise PositionError(f"{where}plays[{i}]", f"the hand is over after "
+                                f"{7 * len(active)} plays", "TOO_MANY_PLAYS")
+        seat = leader if not trick else next_of[trick[-1][0]]
+        trick.append((seat, tile))
+        played[SEATS[seat]].append(tile)
+        if len(trick) == len(active):
+            leader = trick[rules.winner_index([t for _, t in trick])][0]
+            trick = []
+    return played
+
+
+def complete_deal(hands: Mapping[str, Sequence[int]], played: Mapping[str, Sequence[int]],
+                  seats: Sequence[str], tile_set: Iterable[int], where: str = ""
+                  ) -> dict[str, list[int]]:
+    """Every seat's 7 tiles from the hands known (``hands``, seat -> tiles) and the tiles
+    each seat played: a seat that played 7 tiles held those; when one seat is still
+    unknown and exactly 7 tiles of ``tile_set`` are left, it held them (the nello
+    partner, a hand of 28 plays given three hands). Any other seat: ``MISSING_FIELD``."""
+    out = {s: list(hands[s]) for s in seats if s in hands}
+    for seat in seats:
+        if seat not in out and len(played.get(seat, ())) == 7:
+            out[seat] = sorted(played[seat], reverse=True)
+    missing = [s for s in seats if s not in out]
+    if len(missing) == 1:
+        used = {t for tiles in out.values() for t in tiles}
+        left = [t for t in tile_set if t not in used]
+        if len(left) == 7:
+            out[missing[0]] = sorted(left, reverse=True)
+            missing = []
+    if missing:
+        total = 7 * len(played)
+        raise PositionError(f"{where}hands.{missing[0]}", f"missing hand (give it, or all "
+                            f"{total} plays: the tiles each seat played are its hand)",
+                            "MISSING_FIELD")
+    return out
+
+
+def _deal_of_plays(raw: Mapping[str, Any], where: str,
+                   rules: GameRules) -> dict[str, list[str]]:
+    """The deal of a hand record without ``hands``: the tiles each seat played (three-player
+    Moon: the declarer's, less the widow, plus the discard)."""
+    contract = raw["contract"]
+    played = hands_from_plays(rules.game, rules.players, contract, raw.get("plays") or [],
+                              f"{where}.")
+    tile_set = sorted(MOON3_SET) if rules.three_handed else range(T.N_TILES)
+    hands = complete_deal({}, played, SEATS[:rules.players], tile_set, f"{where}.")
+    if rules.three_handed and isinstance(contract, Mapping) and "discard" in contract \
+            and raw.get("widow") is not None:
+        widow = T.parse_tile(raw["widow"], f"{where}.widow")
+        discard = T.parse_tile(contract["discard"], f"{where}.contract.discard")
+        held = hands[contract["declarer"]]
+        if widow != discard and widow in held:
+            held[held.index(widow)] = discard  # as dealt: before the widow was taken
+    return {s: [T.name_of(t) for t in tiles] for s, tiles in hands.items()}
+
+
 def _read_widow(raw: Mapping[str, Any], where: str, rules: GameRules,
                 deal: Mapping[int, tuple[int, ...]]) -> int | None:
     if not rules.three_handed:
@@ -517,4 +616,4 @@ def read_game(data: Mapping[str, Any] | str | bytes) -> GameRecord:
     return GameRecord(data)
 
 
-__all__ = ["GameRecord", "HandRecord", "read_game"]
+__all__ = ["GameRecord", "HandRecord", "complete_deal", "hands_from_plays", "read_game"]

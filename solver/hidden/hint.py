@@ -247,6 +247,8 @@ class Hint:
     maximizing: bool = True
     #: what inference weighed the deals by (None: every consistent deal the same)
     inference: InferenceReport | None = None
+    #: the viewer, when it is not the seat to move (`hint` with ``any_seat``): no moves
+    viewer: str | None = None
 
     @property
     def best_move(self) -> str:
@@ -274,6 +276,8 @@ class Hint:
             out["examples"] = [e.to_json() for e in self.examples]
         if self.inference is not None:
             out["inference"] = self.inference.to_json()
+        if self.viewer is not None:
+            out["viewer"] = self.viewer
         return out
 
 
@@ -547,7 +551,7 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
          seed: int | None = None, adaptive: bool = False, max_deals: int | None = None,
          examples: int = 0, token: CancelToken | None = None,
          timeout: float | None = None, threads: int | None = None,
-         inference: object = None) -> Hint:
+         inference: object = None, any_seat: bool = False) -> Hint:
     """Score every legal move of the viewer over consistent deals.
 
     With at most ``enumerate_limit`` consistent deals, every one is scored
@@ -565,17 +569,29 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
     the figures are weighted, and the answer's ``inference`` names the models and the
     effective number of deals.
 
+    ``any_seat``: a viewer not to move gets a `Hint` without moves that names the seat
+    to move (``viewer`` is its own seat) instead of the error.
+
     Raises `PositionError` for a bad view, option or a viewer not to move, and
     `SearchCancelled` when ``token`` or ``timeout`` stops the first batch
     (while its deals are drawn, too).
     """
     v = as_view(view)
-    v.check_can_hint()
+    waiting = any_seat and v.to_move_index != v.seat
+    if not waiting:
+        v.check_can_hint()
     if objective not in OBJECTIVES:
         raise PositionError("objective", f"unknown objective {objective!r} (make or points)",
                             "INVALID_OPTION")
     timeout = check_options(deals=deals, enumerate_limit=enumerate_limit, max_deals=max_deals,
                             examples=examples, timeout=timeout)
+    if waiting:
+        # Nothing for the viewer to do: the answer names the seat to move (None when the
+        # hand is over) and has no moves.
+        return Hint(to_move=v.to_move, side=v.side, count=v.completions.count(),
+                    method="none", deals=0, seed=None, objective=objective, moves={},
+                    best=[], unit="tricks" if v.max_value == 7 else "points",
+                    viewer=SEATS[v.seat])
     inferred = read_inference(inference, v.game)
     token = with_deadline(token, timeout)
     if inferred is not None:
