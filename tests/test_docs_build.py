@@ -54,8 +54,10 @@ def test_result_attributes_are_listed(site: Path) -> None:
     page = (site / "reference" / "python" / "index.html").read_text(encoding="utf-8")
     ids = set(re.findall(r'id="([^"]+)"', page))
     for name in ("solver.SolveResult.value", "solver.SolveResult.moves",
-                 "solver.Hint.moves", "solver.BidAdvice.recommended"):
-        assert name in ids
+                 "solver.Hint.moves", "solver.BidAdvice.recommendation",
+                 "solver.hidden.hint.MoveFigures.p_make",
+                 "solver.hidden.bidding.BidChance.p_make"):
+        assert name in ids, name
 
 
 def test_cli_page_has_every_command_and_option(site: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import doctest
+import importlib
 import inspect
 import re
 import sys
@@ -29,6 +30,21 @@ CONSTANTS = {"SEATS"}
 PUBLIC = [(f"solver.{n}", getattr(solver, n)) for n in solver.__all__ if n not in CONSTANTS]
 PUBLIC += [(f"server.{n}", getattr(server, n)) for n in server.__all__]
 IDS = [name for name, _ in PUBLIC]
+#: The results' parts that the public functions return inside their results (a hint's
+#: moves, bid advice's declarations, ...): documented attribute by attribute too.
+RESULT_PARTS = ["solver.search.table.SeatBest", "solver.search.analysis.PlayAnalysis",
+                "solver.search.analysis.SeatSummary", "solver.search.discard.DiscardRow",
+                "solver.hidden.hint.MoveFigures", "solver.hidden.hint.Example",
+                "solver.hidden.bidding.DeclarationAdvice", "solver.hidden.bidding.BidChance",
+                "solver.hidden.bidding.Recommendation", "solver.hidden.bidding.AdvisedDeal",
+                "solver.hidden.game_analysis.GameAnalysis",
+                "solver.hidden.game_analysis.GameHandAnalysis",
+                "solver.hidden.game_analysis.CallAnalysis",
+                "solver.hidden.game_analysis.CallFigures",
+                "solver.play.game_arena.GameArenaStats", "solver.play.game_arena.BotGameFigures",
+                "solver.play.game_arena.KindFigures"]
+PARTS = [(name, getattr(importlib.import_module(name.rsplit(".", 1)[0]), name.rsplit(".", 1)[1]))
+         for name in RESULT_PARTS]
 VAGUE = {"object", "Any", "typing.Any"}
 
 
@@ -79,8 +95,10 @@ def test_annotations_say_the_type(name: str, obj: object) -> None:
         assert str(returns).strip("'\"") not in VAGUE, f"{name}: returns {returns}"
 
 
-@pytest.mark.parametrize(("name", "obj"), [p for p in PUBLIC if inspect.isclass(p[1])],
-                         ids=[n for n, o in PUBLIC if inspect.isclass(o)])
+CLASSES = [p for p in PUBLIC + PARTS if inspect.isclass(p[1])]
+
+
+@pytest.mark.parametrize(("name", "obj"), CLASSES, ids=[n for n, _ in CLASSES])
 def test_class_members_are_documented(name: str, obj: type) -> None:
     undocumented = []
     for member, value in vars(obj).items():

@@ -1,12 +1,16 @@
-"""A griffe extension: ``>>>`` examples in docstrings shown as Python sessions.
+"""A griffe extension: docstrings as the API page shows them.
 
-A docstring's example is plain text (so ``help()`` shows it as written); on the
-site a run of lines that starts with ``>>>`` becomes a ``pycon`` code block, so
-its output is not read as Markdown (a list would be a link).
+A docstring is plain text, so ``help()`` shows it as written. On the site:
+
+- a run of lines that starts with ``>>>`` becomes a ``pycon`` code block, so its
+  output is not read as Markdown (a list would be a link);
+- a page named by its path (``docs/formats.md``, ``docs/rules/moon.md``) becomes a
+  link to that page, relative to the API page (docs/reference/python.md).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import griffe
@@ -33,7 +37,28 @@ def fence_examples(text: str) -> str:
     return "\n".join(out)
 
 
+#: A docs page named in a docstring (not inside backticks or a longer path).
+PAGE = re.compile(r"(?<![\w/`])docs/((?:[\w-]+/)*[\w-]+\.md)")
+
+
+#: A fence line (the two captured groups keep it in the split).
+FENCE = re.compile(r"(\n[ \t]*```[^\n]*)(\n)")
+
+
+def link_pages(text: str) -> str:
+    """``docs/formats.md`` -> a Markdown link to that page from docs/reference/."""
+    return PAGE.sub(lambda m: f"[{m.group(1)}](../{m.group(1)})", text)
+
+
 class PyconExamples(griffe.Extension):
     def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
-        if obj.docstring is not None and ">>>" in obj.docstring.value:
-            obj.docstring.value = fence_examples(obj.docstring.value)
+        if obj.docstring is None:
+            return
+        text = obj.docstring.value
+        if ">>>" in text:
+            text = fence_examples(text)
+        # Pages are linked outside code blocks only: split, the text parts are every third,
+        # and every other one of those is inside a fence.
+        parts = FENCE.split(text)
+        obj.docstring.value = "".join(link_pages(part) if i % 6 == 0 else part
+                                      for i, part in enumerate(parts))
