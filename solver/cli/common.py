@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import threading
 from contextlib import contextmanager
@@ -395,6 +394,8 @@ def working(label: str, enabled: bool = True) -> Iterator[None]:
     def draw() -> None:
         if done.wait(progress_delay()):
             return
+        import shutil
+
         from tqdm import tqdm  # only when drawn: not every start pays for its import
         # A terminal that reports no size (a fresh pseudo-terminal) counts as 80 x 24:
         # tqdm would draw nothing.

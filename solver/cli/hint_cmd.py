@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
-from typing import Callable
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from ..game.errors import PositionError
 from ..game.quick import parse_seat, read_subject
@@ -143,6 +144,18 @@ def check_option_values(args: argparse.Namespace) -> None:
         raise InputError(f"--{exc.field.replace('_', '-')}: {exc.reason}") from None
 
 
+@contextmanager
+def _pointing_to_any_seat() -> Iterator[None]:
+    """A viewer not to move: the error says how to get an answer anyway."""
+    try:
+        yield
+    except PositionError as exc:
+        if exc.code != "NOT_TO_MOVE":
+            raise
+        raise PositionError(exc.field, f"{exc.reason}; --any-seat answers anyway",
+                            exc.code) from None
+
+
 @guarded
 def run_hint(args: argparse.Namespace) -> int:
     check_option_values(args)
@@ -161,7 +174,7 @@ def run_hint(args: argparse.Namespace) -> int:
 
     def handle(data):
         # The progress line is drawn while a view is worked on, gone before its answer.
-        with working(f"t42 hint: view {next(count)}", args.progress):
+        with working(f"t42 hint: view {next(count)}", args.progress), _pointing_to_any_seat():
             return hint_record(data, deals=args.deals, enumerate_limit=args.enumerate_limit,
                                objective=args.objective, seed=args.seed,
                                adaptive=args.adaptive, max_deals=args.max_deals,

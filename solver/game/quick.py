@@ -24,19 +24,19 @@ played (`solver.game.game_record.hands_from_plays`).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from . import tiles as T
-from .auction import SPECIAL_CALLS, read_call_value
 from .contract_layout import MOON3_SET, SEAT_INDEX, SEATS
 from .errors import PositionError, quoted
 from .position import POSITION_FIELDS, Position, parse_game
 from .rules import DOUBLES_OPTIONS, parse_declaration
 
-# Game records and views are imported where they are used: a command that reads a
-# plain position does not pay for their import at every start.
+# Game records, views and auctions are imported where they are used: a command that
+# reads a plain position does not pay for their import at every start.
 
 #: More digits than any bid has: such a call is refused before it is read as a number.
 BID_DIGITS = 3
@@ -112,6 +112,7 @@ def _call_word(call: str, option: str, i: int) -> int | str:
 
 def parse_contract(text: str, option: str = "--contract") -> dict[str, Any]:
     """``DECLARER:DECLARATION:BID[:DOUBLES]`` as a SPEC contract (checked with the deal)."""
+    from .auction import SPECIAL_CALLS, read_call_value
     parts = [p.strip() for p in text.split(":")]
     example = "DECLARER:DECLARATION:BID, e.g. W:fours:30"
     if len(parts) < 2 or len(parts) > 4 or not all(parts):
@@ -157,6 +158,7 @@ def parse_auction(text: str, contract: Mapping[str, Any] | None, players: int,
     Each call may name its seat (``E:pass`` or ``E=pass``); a call without one is made by
     the seat after the previous call's. When no call names a seat, the winning call (the
     last that is no pass) is the contract's declarer's."""
+    from .auction import read_call_value
     seats = SEATS[:players]
     calls: list[tuple[str | None, int | str]] = []
     for i, item in enumerate(text.split(",")):
@@ -467,19 +469,27 @@ def read_subject(data: Any) -> Subject:
 
 # ---------------------------------------------------------------- diagrams
 
-_HEADER = re.compile(r"^(42|Moon)(?:, ([34]) players)?: ([NESW]) bids (\d+)(?: (plunge|splash))?"
-                     r", ([a-z-]+)(?:, doubles (high|low|suit))?\s*$")
 _TILE = r"[0-6]-[0-6]"
-_HAND = re.compile(rf"(?:^|\s)([NESW]): ((?:\(sits out\) )?(?:\(empty\)|-|{_TILE}(?: {_TILE})*))"
-                   rf"(?=\s|$)")
-_WIDOW = re.compile(rf"^Widow ({_TILE}), discarded ({_TILE})\s*$")
-_TRICK = re.compile(r"^Trick (\d) of 7;")
-_TABLE = re.compile(r"^On the table: (.*)$")
+
+
+@functools.lru_cache(maxsize=None)
+def _patterns() -> dict[str, re.Pattern]:
+    """The diagram's lines, compiled when first read (not at every start)."""
+    return {
+        "header": re.compile(r"^(42|Moon)(?:, ([34]) players)?: ([NESW]) bids (\d+)"
+                             r"(?: (plunge|splash))?, ([a-z-]+)(?:, doubles (high|low|suit))?\s*$"),
+        "hand": re.compile(rf"(?:^|\s)([NESW]): ((?:\(sits out\) )?(?:\(empty\)|-|"
+                           rf"{_TILE}(?: {_TILE})*))(?=\s|$)"),
+        "widow": re.compile(rf"^Widow ({_TILE}), discarded ({_TILE})\s*$"),
+        "trick": re.compile(r"^Trick (\d) of 7;"),
+        "table": re.compile(r"^On the table: (.*)$"),
+    }
 
 
 def looks_like_diagram(text: str) -> bool:
     """Whether ``text`` holds a position diagram as `t42 solve` prints it."""
-    return any(_HEADER.match(line) for line in text.splitlines())
+    header = _patterns()["header"]
+    return any(header.match(line) for line in text.splitlines())
 
 
 def parse_diagrams(text: str, plays: str | None = None) -> list[dict[str, Any]]:
@@ -491,8 +501,9 @@ def parse_diagrams(text: str, plays: str | None = None) -> list[dict[str, Any]]:
     plays so far must be given (``plays``, quick notation) to tell what each seat held.
     """
     blocks: list[list[str]] = []
+    header = _patterns()["header"]
     for line in text.splitlines():
-        if _HEADER.match(line):
+        if header.match(line):
             blocks.append([])
         if blocks:
             blocks[-1].append(line)
@@ -508,7 +519,8 @@ def parse_diagrams(text: str, plays: str | None = None) -> list[dict[str, Any]]:
 def _read_diagram(lines: list[str], plays_text: str | None, number: int | None
                   ) -> dict[str, Any]:
     where = "diagram" if number is None else f"diagram {number + 1}"
-    head = _HEADER.match(lines[0])
+    pattern = _patterns()
+    head = pattern["header"].match(lines[0])
     assert head is not None
     game, players, declarer, bid, kind, trump, doubles = head.groups()
     data: dict[str, Any] = {}
@@ -524,21 +536,21 @@ def _read_diagram(lines: list[str], plays_text: str | None, number: int | None
     table: list[tuple[str, int]] = []
     trick = None
     for line in lines[1:]:
-        if _HEADER.match(line):
+        if pattern["header"].match(line):
             break
         if trick is None:
-            for seat, tiles in _HAND.findall(line):
+            for seat, tiles in pattern["hand"].findall(line):
                 if tiles.startswith("(sits out) "):
                     out_seat, tiles = seat, tiles[len("(sits out) "):]
                 held[seat] = [] if tiles in ("(empty)", "-") else \
                     [T.parse_tile(t, f"{where}: {seat}") for t in tiles.split()]
                 if tiles == "-":
                     del held[seat]
-        if m := _WIDOW.match(line):
+        if m := pattern["widow"].match(line):
             data["widow"], data["discard"] = m.group(1), m.group(2)
-        if m := _TRICK.match(line):
+        if m := pattern["trick"].match(line):
             trick = int(m.group(1))
-        if (m := _TABLE.match(line)) and trick is not None:
+        if (m := pattern["table"].match(line)) and trick is not None:
             for i, item in enumerate(m.group(1).split(",")):
                 seat, _, tile = item.strip().partition(" ")
                 if seat not in SEATS:
