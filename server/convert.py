@@ -1,7 +1,7 @@
-"""Translation between the gRPC messages and the solver's SPEC JSON and results.
+"""Translation between the gRPC messages and the solver's JSON (docs/formats.md) and results.
 
 The service never validates a position itself: it turns the proto `Position`
-into the SPEC JSON dict and lets `solver.Position` judge it. The solver names
+into the position JSON dict and lets `solver.Position` judge it. The solver names
 bad fields by their JSON paths (``hands.N[3]``, ``contract.trump``); this
 module maps them to the proto paths a client sees (``position.hands.north[3]``,
 ``position.contract.declaration``). Hand records (AnalyzeHand) and deals
@@ -56,7 +56,7 @@ _PLAYER_PATH = re.compile(r"^meta\.players\.([NESW])$")
 
 
 def _enum(table: Mapping[Any, str], value: int, field: str, what: str, code: str) -> str:
-    """The SPEC name of an enum value; values this server does not know are bad input."""
+    """The JSON name of an enum value; values this server does not know are bad input."""
     try:
         return table[value]
     except KeyError:
@@ -64,7 +64,7 @@ def _enum(table: Mapping[Any, str], value: int, field: str, what: str, code: str
 
 
 def position_to_json(message: pb.Position) -> dict[str, Any]:
-    """The SPEC JSON dict of a proto `Position`; unset fields are left out.
+    """The position JSON dict of a proto `Position`; unset fields are left out.
 
     Raises `PositionError` (with a JSON field path) only for what JSON cannot
     express: an enum number outside the API.
@@ -108,7 +108,7 @@ def _contract_to_json(c: pb.Contract) -> dict[str, Any]:
 
 
 def position_from_json(data: Mapping[str, Any]) -> pb.Position:
-    """A proto `Position` from a SPEC JSON dict (a client-side convenience).
+    """A proto `Position` from a position JSON dict (a client-side convenience).
 
     Names are normalised as the solver reads them (``"4"``, ``"no-trump"``,
     ``"W"``); the server still validates everything. Tiles are sent as strings.
@@ -393,7 +393,7 @@ ENUM_OF_PLACE: dict[str, Any] = {"N": view_pb.PLACE_NORTH, "E": view_pb.PLACE_EA
 
 
 def view_to_json(message: view_pb.View) -> dict[str, Any]:
-    """The SPEC JSON view of a proto `View`; unset fields are left out.
+    """The view JSON of a proto `View`; unset fields are left out.
 
     The position fields go through `position_to_json`; ``seat``, ``players``
     and ``auction`` are the view's own. Raises `PositionError` (JSON path)
@@ -414,7 +414,7 @@ def view_to_json(message: view_pb.View) -> dict[str, Any]:
 
 
 def view_from_json(data: Mapping[str, Any]) -> view_pb.View:
-    """A proto `View` from a SPEC JSON view (a client-side convenience; the server
+    """A proto `View` from a view JSON (a client-side convenience; the server
     validates). Position fields as `position_from_json` reads them."""
     position = position_from_json(data)
     message = view_pb.View(game=position.game, hands=position.hands,

@@ -23,7 +23,7 @@ from .rules import DOUBLES_OPTIONS, PIP_NAMES, parse_declaration
 
 #: Declarations whose value is points (42) or tricks (Moon): exact value per deal.
 POINT_DECLARATIONS: tuple[str, ...] = PIP_NAMES + ("doubles", "follow-me")
-#: Every declaration in SPEC table order (the last tie-break), then the two
+#: Every declaration in table order (the last tie-break), then the two
 #: contract kinds the partner names trump for.
 ORDER_42: tuple[str, ...] = POINT_DECLARATIONS + ("nello", "sevens", "plunge", "splash")
 ORDER_MOON: tuple[str, ...] = POINT_DECLARATIONS

@@ -22,7 +22,7 @@ SEATS = ("N", "E", "S", "W")
 SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
 KINDS = ("standard", "plunge", "splash")
 MOON_BIDS = (4, 5, 6, 7, 21)
-#: The fields of a contract (SPEC.md); any other is an error.
+#: The fields of a contract (docs/formats.md); any other is an error.
 CONTRACT_FIELDS = ("declarer", "trump", "bid", "kind", "doubles")
 #: Doubles a plunge or splash declarer must hold, and the default bid.
 DOUBLES_NEEDED = {"plunge": (4, 168), "splash": (3, 84)}

@@ -1,4 +1,4 @@
-"""Game records (SPEC "Game record (JSON)"): a game's hands, read, checked and scored.
+"""Game records (docs/formats.md, "Game record"): a game's hands, read, checked and scored.
 
 `GameRecord` reads a record with the strictness of a position: unknown keys,
 wrong types, an illegal call, a contract the auction did not produce, a
@@ -12,7 +12,7 @@ From a record: each hand's shaker, auction, contract, result (made, set, or
 None while it is played) and the score after it, the winner, what is next
 (``{"seat", "action": "call" | "declare" | "discard" | "play"}``) and the legal
 calls, declarations and plays there. A 42 hand may stop once its outcome is
-decided (SPEC: the contract has made, or cannot make whatever is played),
+decided (docs/rules/texas42.md: the contract has made, or cannot make whatever is played),
 when another hand follows it; the last hand of a record is the hand in play
 until every trick is played, so its result stays None until then.
 `to_json` writes the record back (canonical: tiles ``H-L``, calls in lower
@@ -37,7 +37,8 @@ from .position import Position, parse_game
 from .rules import DOUBLES_OPTIONS, build_rules, parse_declaration
 from .score import HandScore, add, awards, outcome, winner, zero
 
-#: The fields of a game record and of one hand of it (SPEC.md); any other is an error.
+#: The fields of a game record and of one hand of it (docs/formats.md); any other is an
+#: error.
 RECORD_FIELDS = ("game", "players", "rules", "first_shaker", "hands", "id", "meta")
 HAND_FIELDS = ("hands", "widow", "auction", "contract", "plays")
 #: Moon's lowest bid as a position takes it (a record's ``min_bid`` may go lower).
@@ -56,7 +57,30 @@ def _within(prefix: str, rename: Mapping[str, str] | None = None) -> Iterator[No
 
 @dataclass
 class HandRecord:
-    """One hand of a game: its deal, auction, contract and plays, and what they scored."""
+    """One hand of a game: its deal, auction, contract and plays, and what they scored
+    (`GameRecord.hands`).
+
+    Attributes:
+        index: The hand's place in the game (0 first).
+        shaker: The shaker's seat index.
+        rules: The game and its house options.
+        deal: Seat index -> its seven tiles as dealt (tile numbers 0..27).
+        widow: Three-player Moon: the widow's tile number, else None.
+        auction: The hand's `Auction`.
+        contract: The contract, once declared (None before, or thrown in).
+        discard: Three-player Moon: the declarer's discard.
+        position: The hand's `Position` with its plays, once declared.
+        made: True made, False set, None not over (or thrown in).
+        finished: Played out, decided and followed by another hand, or thrown
+            in.
+        awarded: The marks (or Moon points) the hand gave, by score key.
+        score: The game's score after this hand, by score key.
+
+    >>> from solver import read_game
+    >>> hand = read_game(open("examples/game.json").read()).hands[0]
+    >>> hand.contract_json(), hand.made, hand.score
+    ({'declarer': 'N', 'trump': 'follow-me', 'bid': 38}, False, {'NS': 0, 'EW': 1})
+    """
 
     index: int
     shaker: int
@@ -77,10 +101,12 @@ class HandRecord:
 
     @property
     def thrown_in(self) -> bool:
+        """Every seat passed and the hand was thrown in (``all_pass: "reshake"``)."""
         return self.auction.thrown_in
 
     @property
     def plays(self) -> tuple[int, ...]:
+        """The tiles played so far (tile numbers), in order."""
         return self.position.plays if self.position is not None else ()
 
     def decided(self) -> bool | None:
@@ -107,6 +133,7 @@ class HandRecord:
         return None if seat is None else {"seat": seat, "action": "play"}
 
     def contract_json(self) -> dict | None:
+        """The contract JSON as a record writes it (defaults left out), or None."""
         c = self.contract
         if c is None:
             return None
@@ -121,6 +148,7 @@ class HandRecord:
         return out
 
     def to_json(self) -> dict:
+        """The hand record JSON, canonical (tiles ``H-L``)."""
         out: dict[str, Any] = {"hands": {SEATS[s]: [T.name_of(t) for t in tiles]
                                          for s, tiles in self.deal.items()}}
         if self.widow is not None:
@@ -139,7 +167,29 @@ class HandRecord:
 
 
 class GameRecord:
-    """A game (SPEC "Game record (JSON)"), read from a dict or JSON text and checked."""
+    """A game of 42 or Moon, read from its game record JSON (docs/formats.md) and
+    checked, with each hand scored.
+
+    Every bad field is a `PositionError` naming it (``hands[2].auction[1].bid``):
+    unknown keys, an illegal call, a contract the auction did not produce, an
+    illegal play, a hand after the game is won.
+
+    Args:
+        data: The game record: a dict, JSON text or bytes.
+
+    Attributes:
+        rules: The game and its house options.
+        first_shaker: The seat index of the first hand's shaker.
+        hands: Every hand (`HandRecord`), in order.
+        score: The score after the last hand, by score key (``NS``/``EW``, or
+            the three Moon players).
+        winner: The score key that won, or None while the game goes on.
+
+    >>> from solver import GameRecord
+    >>> record = GameRecord(open("examples/game.json").read())
+    >>> record.winner, record.score, len(record.hands)
+    ('EW', {'NS': 2, 'EW': 7}, 3)
+    """
 
     rules: GameRules
     first_shaker: int
@@ -184,6 +234,7 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str | bytes) -> "GameRecord":
+        """The same as ``GameRecord(data)``."""
         return cls(data)
 
     # ---------------------------------------------------------------- reading
@@ -305,17 +356,21 @@ class GameRecord:
 
     @property
     def game(self) -> str:
+        """``"42"`` or ``"moon"``."""
         return self.rules.game
 
     @property
     def players(self) -> int:
+        """4, or 3 for three-player Moon."""
         return self.rules.players
 
     @property
     def is_over(self) -> bool:
+        """Whether the game is won."""
         return self.winner is not None
 
     def shaker_of_next_hand(self) -> int:
+        """The seat index that shakes the next hand (the shakes go round)."""
         if not self.hands:
             return self.first_shaker
         return self.rules.next_seat(self.hands[-1].shaker)
@@ -366,6 +421,7 @@ class GameRecord:
     # ----------------------------------------------------------------- output
 
     def to_json(self) -> dict:
+        """The record JSON, canonical; reading it gives an equal record."""
         out: dict[str, Any] = {}
         if self.has_id:
             out["id"] = self.id
@@ -386,6 +442,7 @@ class GameRecord:
                 "score": dict(self.score), "winner": self.winner, "next": self.next_action()}
 
     def to_json_str(self) -> str:
+        """`to_json` as JSON text."""
         return json.dumps(self.to_json())
 
     def __eq__(self, other: object) -> bool:
@@ -441,7 +498,7 @@ def _read_deal(raw: object, where: str, rules: GameRules) -> dict[int, tuple[int
 def hands_from_plays(game: str, players: int, contract: Mapping[str, Any], plays: object,
                      where: str = "") -> dict[str, list[int]]:
     """Seat -> the tiles it played, in order, for the ``plays`` of a hand under
-    ``contract`` (SPEC JSON): who played each tile follows from the tiles alone (the
+    ``contract`` (its JSON, docs/formats.md): who played each tile follows from the tiles alone (the
     leader, then the order of play; each trick's winner leads the next). A seat that
     played all its tiles is its hand; `complete_deal` fills in the rest when it can.
 
@@ -612,7 +669,22 @@ def _check_against_auction(contract: Contract, auction: Auction, rules: GameRule
 
 
 def read_game(data: Mapping[str, Any] | str | bytes) -> GameRecord:
-    """A game record, read and checked (`GameRecord`)."""
+    """A game record, read and checked: the same as ``GameRecord(data)``.
+
+    Args:
+        data: The game record (docs/formats.md): a dict, JSON text or bytes.
+
+    Returns:
+        The `GameRecord`.
+
+    Raises:
+        PositionError: A bad record, naming the field at fault.
+
+    >>> from solver import read_game
+    >>> record = read_game(open("examples/game.json").read())
+    >>> record.is_over, [hand.made for hand in record.hands]
+    (True, [False, False, False])
+    """
     return GameRecord(data)
 
 

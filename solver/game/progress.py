@@ -51,7 +51,7 @@ def hand_progress(game: GameRecord) -> dict[str, Any]:
 
 def hand_may_stop(hand: HandRecord) -> bool:
     """Whether the hand is over as far as its table goes: thrown in, every trick played,
-    or (42) its outcome decided (SPEC: a 42 hand may stop there)."""
+    or (42) its outcome decided (docs/rules/texas42.md: a 42 hand may stop there)."""
     if hand.thrown_in or hand.finished:
         return True
     pos = hand.position

@@ -1,4 +1,4 @@
-"""The score of a game (SPEC "Auction, hands and games"): a hand's outcome, what it
+"""The score of a game (docs/rules/texas42.md, docs/rules/moon.md): a hand's outcome, what it
 awards, the running score and the winner.
 
 * `outcome` says whether a hand's contract has made, is set, or is still open,

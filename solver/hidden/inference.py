@@ -1,5 +1,5 @@
-"""Inference: weighing the hidden deals by what the auction and the plays reveal (SPEC
-"Inference (optional)").
+"""Inference: weighing the hidden deals by what the auction and the plays reveal
+(docs/guides/players.md, "Inference").
 
 Without inference every consistent deal weighs the same. With it, a deal weighs as
 much as the other seats were likely to make the calls and plays they made holding the

@@ -1,5 +1,5 @@
 """How likely a seat was to make the plays it made, given its hand: the play model of
-inference (SPEC "Inference (optional)").
+inference (docs/guides/players.md, "Inference").
 
 The model: a seat at a position with two or more legal moves plays move ``j`` with
 probability ``exp(-loss_j / T) / sum_k exp(-loss_k / T)``, where ``loss_j`` is how much

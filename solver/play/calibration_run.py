@@ -213,7 +213,7 @@ class GameCalibrationRecord:
     declarer: str
     declaration: str
     bid: int
-    calls_before: list       # the auction before the winning call (SPEC calls)
+    calls_before: list       # the auction before the winning call (calls as JSON)
     predicted: float          # bid advice's double-dummy P(make) of the contract
     advice_deals: int
     seed: int

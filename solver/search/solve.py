@@ -44,7 +44,7 @@ def check_threads(threads: object) -> int | None:
 
 
 def as_position(position: PositionLike) -> Position:
-    """A `Position` from a Position, a SPEC dict or a JSON string."""
+    """A `Position` from a Position, a position JSON dict or a JSON string."""
     return position if isinstance(position, Position) else Position(position)
 
 
