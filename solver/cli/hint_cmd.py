@@ -63,8 +63,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "the seat to move (exit 0) instead of an error, e.g. t42 hint "
                         "--any-seat --seat N examples/deal.json")
     p.add_argument("--no-progress", dest="progress", action="store_false",
-                   help="no progress line (drawn on stderr only when that is a terminal and "
-                        "a hint takes over a second)")
+                   help="no progress line, e.g. t42 hint --no-progress examples/view.json"
+                        " (the line is drawn on stderr only "
+                        "when that is a terminal, once a hint has taken T42_PROGRESS_DELAY "
+                        "seconds, default 1)")
     add_position_options(p, view=True)
     p.set_defaults(run=run_hint)
 

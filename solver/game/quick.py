@@ -260,8 +260,12 @@ def fill_hands(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
         return dict(data)
     known = {}
     for seat, tiles in hands.items():
-        if seat in seats and isinstance(tiles, list):
-            known[seat] = T.parse_tiles(tiles, f"{where}hands.{seat}")
+        if seat not in seats:
+            continue  # the position's reader names it
+        if not isinstance(tiles, list):
+            raise PositionError(f"{where}hands.{seat}", "must be a list of tiles",
+                                "INVALID_TYPE")
+        known[seat] = T.parse_tiles(tiles, f"{where}hands.{seat}")
     from .game_record import complete_deal, hands_from_plays
     played = hands_from_plays(game, players, data["contract"], plays, where)
     out = dict(data)
@@ -322,7 +326,7 @@ def view_of(position: Mapping[str, Any], seat: str | None,
         seat = p.to_move
         if seat is None:
             raise PositionError("plays", "every trick has been played: no seat is to move "
-                                "(name one with --seat)", "HAND_OVER")
+                                "(a view needs a seat named)", "HAND_OVER")
     index = SEAT_INDEX[seat]
     if index not in p.hands:
         raise PositionError("seat", f"{seat} has no hand in this position", "UNKNOWN_SEAT")
@@ -431,7 +435,7 @@ def is_game_record(data: object) -> bool:
     """A game record lists its hands; a position or hand record maps seats to tiles (and a
     view names its seat)."""
     return isinstance(data, Mapping) and isinstance(data.get("hands"), list) \
-        and "seat" not in data
+        and not any(key in data for key in ("seat", "contract", "plays"))
 
 
 def _extras(data: Mapping[str, Any]) -> dict[str, Any]:
