@@ -146,3 +146,41 @@ def test_the_example_runs(name: str, obj: object, monkeypatch: pytest.MonkeyPatc
     for test in tests:
         runner.run(test)
     assert runner.summarize(verbose=False).failed == 0, f"{name}: its example fails"
+
+
+#: Modules whose every public function and class (its ``__all__``) names each parameter
+#: in its docstring with a type that says something. A module joins once it holds.
+DOCUMENTED_MODULES = ["solver.game.auction", "solver.game.bid_request", "solver.game.call_view",
+                      "solver.game.progress", "solver.game.score", "solver.search.solve",
+                      "solver.search.table", "solver.search.analysis", "solver.search.discard",
+                      "solver.hidden.bidding", "solver.hidden.calibration",
+                      "solver.hidden.game_analysis", "solver.hidden.quick_play"]
+
+
+def module_names() -> list:
+    out = []
+    for module_name in DOCUMENTED_MODULES:
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if callable(obj) and getattr(obj, "__module__", None) == module_name:
+                out.append(pytest.param(f"{module_name}.{name}", obj,
+                                        id=f"{module_name}.{name}"))
+    return out
+
+
+@pytest.mark.parametrize(("name", "obj"), module_names())
+def test_module_names_are_documented(name: str, obj: object) -> None:
+    text = docstring(obj)
+    assert len(text.split()) >= 5, f"{name}: no docstring to speak of"
+    params = parameters(obj)
+    missing = [p.name for p in params if not re.search(rf"\b{p.name}\b", text)]
+    vague = [p.name for p in params if p.kind is not p.VAR_KEYWORD
+             and str(p.annotation).strip("'\"") in VAGUE]
+    assert (missing, vague) == ([], []), f"{name}: not described {missing}, vague {vague}"
+
+
+@pytest.mark.parametrize(("name", "obj"), [p for p in module_names()
+                                           if ">>>" in docstring(p.values[1])])
+def test_module_examples_run(name: str, obj: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    test_the_example_runs(name, obj, monkeypatch)

@@ -193,7 +193,15 @@ def read_rules(raw: Mapping[str, Any] | None, game: str, players: int,
 
 def marks_of(bid: int, game: str = "42") -> int:
     """What a bid is worth when made (and costs when set): 1 mark up to 42, k marks for
-    42*k; Moon: the bid itself (21 when shooting the moon)."""
+    42*k; Moon: the bid itself (21 when shooting the moon).
+
+    Args:
+        bid: The bid.
+        game: ``"42"`` or ``"moon"``.
+
+    >>> marks_of(84), marks_of(35)
+    (2, 1)
+    """
     if game == "moon":
         return bid
     return max(1, bid // ONE_MARK)
@@ -207,7 +215,16 @@ def top_marks_over(highest: int | None) -> int:
 
 
 def bids_over(rules: GameRules, highest: int | None, may_shoot: bool = True) -> tuple[int, ...]:
-    """The bids higher than ``highest`` that the ladder allows (no special calls)."""
+    """The bids higher than ``highest`` that the ladder allows (no special calls).
+
+    Args:
+        rules: The game and its house options (Moon's lowest bid).
+        highest: The highest bid so far; None: none.
+        may_shoot: Whether 21 (shooting the moon) is open to the caller.
+
+    >>> bids_over(GameRules(), 41)
+    (42, 84)
+    """
     if rules.game == "moon":
         ladder = tuple(range(rules.min_bid, MOON_TOP + 1)) + ((SHOOT,) if may_shoot else ())
         return tuple(b for b in ladder if highest is None or b > highest)
@@ -301,9 +318,18 @@ def read_call_value(bid: object, where: str) -> int | str:
                         "or \"splash\")", "INVALID_VALUE")
 
 
-def read_call(call: object, where: str, seats: Sequence[str]) -> Call:
+def read_call(call: Mapping[str, Any], where: str, seats: Sequence[str]) -> Call:
     """One call's JSON, ``{"seat": "N", "bid": ...}``: its shape only (whether it is legal
-    is the `Auction`'s to say)."""
+    is the `Auction`'s to say).
+
+    Args:
+        call: The call's JSON (a mapping; anything else is bad input).
+        where: The call's field path, for errors (``auction[2]``).
+        seats: The seats of the game.
+
+    Raises:
+        PositionError: Not a call, an unknown seat or key, or not a bid.
+    """
     if not isinstance(call, Mapping):
         raise PositionError(where, "a call is an object {\"seat\": ..., \"bid\": ...}",
                             "INVALID_TYPE")

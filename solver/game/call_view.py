@@ -193,7 +193,18 @@ class CallView:
 def call_view(rules: GameRules, seat: int, hand: tuple[int, ...], shaker: int,
               calls: tuple[Call, ...] = (), score: Mapping[str, int] | None = None,
               widow: int | None = None, discard: int | None = None) -> CallView:
-    """A `CallView` from its parts (the score as a mapping)."""
+    """A `CallView` from its parts (the score as a mapping).
+
+    Args:
+        rules: The game and its house options.
+        seat: The seat's index.
+        hand: Its seven tiles (tile numbers).
+        shaker: The shaker's seat index.
+        calls: The auction's calls so far.
+        score: The game score before the hand, by score key; None: 0 each.
+        widow: Three-player Moon declarer: the widow.
+        discard: ... and its discard, once laid away.
+    """
     return CallView(seat, tuple(hand), rules, shaker, tuple(calls),
                     tuple(sorted((score or {}).items())), widow, discard)
 

@@ -498,12 +498,22 @@ def _read_deal(raw: object, where: str, rules: GameRules) -> dict[int, tuple[int
 def hands_from_plays(game: str, players: int, contract: Mapping[str, Any], plays: object,
                      where: str = "") -> dict[str, list[int]]:
     """Seat -> the tiles it played, in order, for the ``plays`` of a hand under
-    ``contract`` (its JSON, docs/formats.md): who played each tile follows from the tiles alone (the
-    leader, then the order of play; each trick's winner leads the next). A seat that
-    played all its tiles is its hand; `complete_deal` fills in the rest when it can.
+    ``contract``: who played each tile follows from the tiles alone (the leader, then
+    the order of play; each trick's winner leads the next). A seat that played all its
+    tiles is its hand; `complete_deal` fills in the rest when it can.
 
     The plays' legality is not judged here (the position built from the deal is).
-    ``where`` prefixes the fields of errors (``hands[2].``)."""
+
+    Args:
+        game: ``"42"`` or ``"moon"``.
+        players: 4, or 3 for three-player Moon.
+        contract: The hand's contract JSON (docs/formats.md).
+        plays: The tiles played, in order (a list of tile names).
+        where: Prefixes the fields of errors (``hands[2].``).
+
+    Raises:
+        PositionError: A contract or plays that cannot be read.
+    """
     if not isinstance(contract, Mapping):
         raise PositionError(f"{where}contract", "must be an object", "INVALID_TYPE")
     if not isinstance(plays, list):
@@ -549,10 +559,21 @@ def hands_from_plays(game: str, players: int, contract: Mapping[str, Any], plays
 def complete_deal(hands: Mapping[str, Sequence[int]], played: Mapping[str, Sequence[int]],
                   seats: Sequence[str], tile_set: Iterable[int], where: str = ""
                   ) -> dict[str, list[int]]:
-    """Every seat's 7 tiles from the hands known (``hands``, seat -> tiles) and the tiles
-    each seat played: a seat that played 7 tiles held those; when one seat is still
-    unknown and exactly 7 tiles of ``tile_set`` are left, it held them (the nello
-    partner, a hand of 28 plays given three hands). Any other seat: ``MISSING_FIELD``."""
+    """Every seat's 7 tiles from the hands known and the tiles each seat played: a seat
+    that played 7 tiles held those; when one seat is still unknown and exactly 7 tiles
+    of ``tile_set`` are left, it held them (the nello partner, a hand of 28 plays given
+    three hands).
+
+    Args:
+        hands: The hands known, seat -> tile numbers.
+        played: The tiles each seat played (`hands_from_plays`).
+        seats: The seats of the game.
+        tile_set: The game's tiles (28, or 21 in three-player Moon).
+        where: Prefixes the fields of errors.
+
+    Raises:
+        PositionError: A seat whose hand cannot be known (``MISSING_FIELD``).
+    """
     out = {s: list(hands[s]) for s in seats if s in hands}
     for seat in seats:
         if seat not in out and len(played.get(seat, ())) == 7:

@@ -27,6 +27,9 @@ def hand_progress(game: GameRecord) -> dict[str, Any]:
 
     A trick's ``winner`` and ``points`` are set once all its tiles are played (points:
     1 plus its count in 42, 1 trick in Moon). No hand, or no contract yet: no tricks.
+
+    Args:
+        game: The game record whose last hand is shown.
     """
     rules = game.rules
     taken = {key: 0 for key in rules.score_keys}

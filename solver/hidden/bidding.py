@@ -46,11 +46,12 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence, Union
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..game import tiles as T
 from ..game.bid_request import (KIND_DECLARATIONS, ONE_MARK, ORDER_42, POINT_DECLARATIONS,
-                                BidRequest, bids_on_offer, marks_of, read_bid_request)
+                                AuctionLike, BidRequest, bids_on_offer, marks_of,
+                                read_bid_request)
 from ..game.errors import PositionError, SearchCancelled
 from ..game.position import (DOUBLES_NEEDED, SEAT_INDEX, SEATS, Position,
                              partner)
@@ -63,10 +64,6 @@ from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, AuctionWeigher, Inferen
                         InferenceReport, Resampler, calls_seen, effective_deals, min_pool,
                         read_inference)
 from .stats import wilson_interval
-
-#: The ``auction`` of a bid request: the highest bid, or the calls so far (a bid, a
-#: call word such as ``"pass"``, or ``{"seat", "bid"}``), or None (no bid yet).
-AuctionLike = Union[int, str, Sequence[Union[int, str, Mapping[str, Any]]], None]
 
 #: Declarations that follow the ``doubles`` option (the others play doubles high).
 _DOUBLES_OPTION_APPLIES = ("follow-me", "nello")
@@ -820,8 +817,9 @@ def _target(bid: int, game: str) -> int:
 
 
 def _key(row: DeclarationAdvice, chance: BidChance, order: Sequence[str]) -> tuple:
-    """The tie-break between declarations at one bid (docs/guides/players.md): higher P(make), then higher mean
-    (make-or-set declarations have none and come after), then table order. The
+    """The tie-break between declarations at one bid (docs/guides/players.md): higher
+    P(make), then higher mean (make-or-set declarations have none and come after), then
+    table order. The
     double-dummy count decides even for calibrated advice: the calibration is
     monotone, so it orders the same way, and it can only merge, not part, ties."""
     mean = row.mean
@@ -838,7 +836,13 @@ def recommend(rows: Sequence[DeclarationAdvice], threshold: float, highest: int 
               order: Sequence[str] = ORDER_42) -> Recommendation:
     """The highest bid above ``highest`` whose P(make) (`BidChance.p_used`: calibrated
     when the advice is) reaches ``threshold``, over every declaration (ties: the
-    declarations' order, see `_key`); pass when there is none."""
+    declarations' order, see `_key`); pass when there is none.
+
+    Args:
+        rows: Every declaration's advice (`DeclarationAdvice`).
+        threshold: The P(make) a recommended bid must reach.
+        highest: The highest bid so far; None: none.
+        order: The declarations' table order (the last tie-break)."""
     found = _candidates(rows, threshold, highest)
     if not found:
         return Recommendation(None)
@@ -849,7 +853,13 @@ def recommend(rows: Sequence[DeclarationAdvice], threshold: float, highest: int 
 def rank(rows: Sequence[DeclarationAdvice], threshold: float, highest: int | None,
          order: Sequence[str] = ORDER_42) -> list[DeclarationAdvice]:
     """Declarations best first: by the highest bid each would recommend, then the
-    recommendation's tie-break; those that reach no bid by mean, then table order."""
+    recommendation's tie-break; those that reach no bid by mean, then table order.
+
+    Args:
+        rows: Every declaration's advice (`DeclarationAdvice`).
+        threshold: The P(make) a recommended bid must reach.
+        highest: The highest bid so far; None: none.
+        order: The declarations' table order (the last tie-break)."""
     def key(row: DeclarationAdvice) -> tuple:
         found = _candidates([row], threshold, highest)
         if found:
@@ -863,7 +873,12 @@ def rank(rows: Sequence[DeclarationAdvice], threshold: float, highest: int | Non
 def settled(rows: Sequence[DeclarationAdvice], threshold: float, highest: int | None) -> bool:
     """Whether more deals would hardly change the recommendation: the recommended bid's
     Wilson interval lies above the threshold and every higher bid's below it (for a
-    pass: every bid's interval lies below the threshold)."""
+    pass: every bid's interval lies below the threshold).
+
+    Args:
+        rows: Every declaration's advice (`DeclarationAdvice`).
+        threshold: The P(make) a recommended bid must reach.
+        highest: The highest bid so far; None: none."""
     chosen = recommend(rows, threshold, highest)
     floor = chosen.bid if chosen.bid is not None else -1
     for row in rows:

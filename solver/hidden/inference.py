@@ -51,7 +51,15 @@ LOG_WEIGHT_FLOOR = -700.0
 
 @dataclass(frozen=True)
 class Inference:
-    """What a call's deals are weighted by: the mode and the models it uses."""
+    """What a call's deals are weighted by: the mode and the models it uses.
+
+    Attributes:
+        mode: ``"off"``, ``"auction"``, ``"plays"`` or ``"both"``.
+        calls: The call model (`solver.hidden.call_model.CallModel`) for
+            ``auction`` and ``both``, else None.
+        plays: The play model (`solver.hidden.play_model.PlayModel`) for
+            ``plays`` and ``both``, else None.
+    """
 
     mode: str
     calls: Any = None      # a `CallModel` (``auction``, ``both``)
@@ -80,13 +88,25 @@ class Inference:
 InferenceLike = Union[str, Inference, None]
 
 
-def read_inference(value: object, game: str = "42", *, plays: bool = True
+def read_inference(value: InferenceLike, game: str = "42", *, plays: bool = True
                    ) -> Inference | None:
-    """The ``inference`` option: ``off`` (None), ``auction``, ``plays`` or ``both`` (any
-    case), or an `Inference` (models of one's own). ``PositionError`` (field
-    ``inference``) for anything else, for the auction in Moon (the call model was fitted
-    on 42's auctions) and, with ``plays`` False (bid advice: nothing has been played),
-    for a mode that reads plays."""
+    """The ``inference`` option read: None when it is off.
+
+    Args:
+        value: ``off`` (or None), ``auction``, ``plays`` or ``both`` (any case),
+            or an `Inference` (models of one's own).
+        game: ``"42"`` or ``"moon"``.
+        plays: False where nothing has been played (bid advice): a mode that
+            reads plays is refused.
+
+    Raises:
+        PositionError: (field ``inference``) anything else, the auction in Moon
+            (the call model was fitted on 42's auctions), or a mode that reads
+            plays where ``plays`` is False.
+
+    >>> read_inference("Auction").mode, read_inference("off")
+    ('auction', None)
+    """
     if isinstance(value, Inference):
         return None if value.mode == "off" else value
     if value is None:
@@ -130,8 +150,16 @@ def calls_seen(auction: Sequence[Any] | None, viewer: int, players: int = 4
     """The informative calls of the other seats in ``auction`` (a list of calls, each
     ``{"seat", "bid"}`` or a bare bid, in order; bare bids are the seats before the
     viewer's turn, counter-clockwise from it). A bid forced on the last seat (every
-    other seat passed) says nothing about its hand and is left out. `PositionError`
-    (naming the call) for a bid that is not one of 42's or not above the one before."""
+    other seat passed) says nothing about its hand and is left out.
+
+    Args:
+        auction: The calls, or None.
+        viewer: The viewer's seat index.
+        players: The seats at the table.
+
+    Raises:
+        PositionError: A bid that is not one of 42's or not above the one before
+            (naming the call)."""
     if not auction:
         return []
     out: list[CallSeen] = []
@@ -327,8 +355,16 @@ class Resampler:
 
 @dataclass
 class InferenceReport:
-    """What an answer with inference says of it: the models, how many deals were drawn
-    and kept, the effective number of deals, and a fallback to uniform weights."""
+    """What an answer with inference says of it (`Hint.inference`, `BidAdvice.inference`).
+
+    Attributes:
+        inference: The mode and models used.
+        drawn: Deals drawn (into the pool).
+        kept: Deals kept (picked from it).
+        effective_deals: What the weighted deals are worth: (sum w)^2 / sum w^2.
+        fallback: Why uniform weights were used instead, or None.
+        notes: Remarks on the answer (fewer deals kept than asked, ...).
+    """
 
     inference: Inference
     drawn: int = 0
@@ -348,15 +384,16 @@ class InferenceReport:
 
 
 def effective_deals(weights: Sequence[float]) -> float:
-    """(sum w)^2 / sum w^2 (0 when every weight is 0)."""
+    """(sum w)^2 / sum w^2 of the ``weights`` (0 when every weight is 0): what many
+    deals of unequal weights are worth in deals of equal weight."""
     total = math.fsum(weights)
     squares = math.fsum(w * w for w in weights)
     return total * total / squares if squares > 0 else 0.0
 
 
 def normalised(log_weights: Sequence[float]) -> list[float] | None:
-    """exp(log w - max log w) per deal (the largest weight is 1); None when every
-    deal has weight zero."""
+    """exp(log w - max log w) per deal of ``log_weights`` (the largest weight is 1);
+    None when every deal has weight zero."""
     top = max(log_weights, default=-math.inf)
     if top == -math.inf:
         return None

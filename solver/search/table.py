@@ -269,7 +269,13 @@ def solve_deal(deal: DealLike, *, token: CancelToken | None = None,
 def best_for_seat(seat: str, points: Mapping[str, Mapping[str, int]],
                   makes: Mapping[str, Mapping[str, bool]]) -> SeatBest:
     """A seat's best declaration from table entries: the highest bid made, then the most
-    points; ties go to the earlier declaration (`POINT_DECLARATIONS`, then sevens, nello)."""
+    points; ties go to the earlier declaration (`POINT_DECLARATIONS`, then sevens, nello).
+
+    Args:
+        seat: The seat (``"N"`` ...).
+        points: ``points[trump][seat]`` of the point declarations (`DealTable.points`).
+        makes: ``makes[trump][seat]`` of nello and sevens (`DealTable.makes`).
+    """
     candidates = [SeatBest(t, points[t][seat], bid_made(points[t][seat]))
                   for t in POINT_DECLARATIONS]
     candidates += [SeatBest(t, None, ONE_MARK) for t in MARK_DECLARATIONS if makes[t][seat]]
