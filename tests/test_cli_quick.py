@@ -311,3 +311,20 @@ def test_progress_on_a_terminal(args, label):
     status, out, terminal = under_a_terminal(args + ["--no-progress"],
                                              {"T42_PROGRESS_DELAY": "0"})
     assert status == 0 and label not in terminal
+
+
+def test_at_cuts_a_record_after_that_many_plays():
+    record = RECORDS[0]
+    position = {k: v for k, v in record.items() if k not in ("id", "meta")}
+    for at in (0, 5):
+        cut = json.dumps({**position, "plays": record["plays"][:at]})
+        solved = answer("solve", "--json", "--at", str(at), stdin=json.dumps(record))
+        assert solved.pop("id") == record["id"] and solved.pop("meta") == record["meta"]
+        assert solved == answer("solve", "--json", stdin=cut)
+        hinted = answer("hint", "--json", "--at", str(at), "--deals", "5", "--seed", "2",
+                        stdin=json.dumps(record))
+        del hinted["id"], hinted["meta"]
+        assert hinted == answer("hint", "--json", "--deals", "5", "--seed", "2", stdin=cut)
+    one_error(t42("solve", "--at", "29", stdin=json.dumps(record)), "--at", "28 plays")
+    stats = answer("deal", "--stats", "--view", "-", "--at", "4", stdin=json.dumps(record))
+    assert stats["id"] == record["id"] and stats["count"] > 1

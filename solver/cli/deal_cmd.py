@@ -66,6 +66,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--discard", metavar="TILE", help="with --widow: the declarer's discard, "
                    "e.g. --discard 2-1")
     g.add_argument("--diagram", metavar="FILE", help=DIAGRAM_HELP)
+    p.add_argument("--at", type=int, metavar="N",
+                   help="with a view: its position after the first N plays (a hand record's "
+                        "plays cut there), e.g. --view examples/hands.jsonl --seat N --at 4")
     p.set_defaults(run=run_deal)
 
 
@@ -130,8 +133,9 @@ def run_deal(args: argparse.Namespace) -> int:
         return run_view_deals(args, read_records(args.view))
     if args.seat is not None or quick:
         return run_view_deals(args, [Record(None, quick_view(_quick_input(args)))])
-    if args.all or args.stats:
-        raise PositionError("--view", "--all and --stats need a view", "MISSING_FIELD")
+    if args.all or args.stats or args.at is not None:
+        option = "--at" if args.at is not None else "--all and --stats"
+        raise PositionError("--view", f"{option} need a view", "MISSING_FIELD")
     dealer = build_dealer(args)
     contract = None
     if args.contract is not None:
@@ -174,7 +178,7 @@ def run_view_deals(args: argparse.Namespace, records: Iterable[Record]) -> int:
         try:
             if record.error is not None:
                 raise record.error
-            subject = read_subject(record.data)
+            subject = read_subject(record.data).at(args.at)
             view = View(subject.view_json(seat))
             if args.stats:
                 out: Iterable[dict[str, Any]] = [subject.with_extras(

@@ -67,7 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         " (the line is drawn on stderr only "
                         "when that is a terminal, once a hint has taken T42_PROGRESS_DELAY "
                         "seconds, default 1)")
-    add_position_options(p, view=True)
+    add_position_options(p, view=True, at=True)
     p.set_defaults(run=run_hint)
 
 
@@ -120,13 +120,14 @@ def hint_record(data, *, deals: int = DEFAULT_DEALS,
                 examples: int = 0, timeout: float | None = None, threads: int | None = None,
                 picture: Callable[[View, Hint], None] | None = None,
                 inference: str | None = None, seat: str | None = None,
-                any_seat: bool = False) -> tuple[dict, Callable[[], str]]:
+                any_seat: bool = False, at: int | None = None
+                ) -> tuple[dict, Callable[[], str]]:
     """One view (or position, hand or game record: the view of ``seat``, default the
     seat to move): (JSON answer, its text's renderer), for `t42 hint` and `t42 batch hint`.
 
     ``picture`` is called with the view and its hint (`t42 hint --svg`).
     """
-    subject = read_subject(data)
+    subject = read_subject(data).at(at)
     view = as_view(subject.view_json(seat))  # parsed once, for the hint and its picture
     h = hint(view, deals=deals, enumerate_limit=enumerate_limit, objective=objective,
              seed=seed, adaptive=adaptive, max_deals=max_deals, examples=examples,
@@ -182,6 +183,7 @@ def run_hint(args: argparse.Namespace) -> int:
                                adaptive=args.adaptive, max_deals=args.max_deals,
                                examples=args.examples, timeout=args.timeout,
                                picture=picture if args.svg else None,
-                               inference=args.inference, seat=seat, any_seat=args.any_seat)
+                               inference=args.inference, seat=seat, any_seat=args.any_seat,
+                               at=args.at)
 
     return run_records(records, args.json, handle)

@@ -27,10 +27,10 @@ AUCTION_HELP = ("the calls, as t42 bid --auction takes them, e.g. --auction pass
 
 
 def add_position_options(p: argparse.ArgumentParser, *, view: bool = False,
-                         game: bool = True) -> None:
+                         game: bool = True, at: bool = False) -> None:
     """--hand, --contract, --plays, --game, --widow, --discard, --diagram (and, for a view,
-    --seat, --players, --auction). ``game``: add --game and --players (a command may
-    already have them)."""
+    --seat, --players, --auction; with ``at``, --at). ``game``: add --game and --players (a
+    command may already have them)."""
     g = p.add_argument_group("quick input (instead of a file)")
     g.add_argument("--hand", action="append", default=[], metavar="SEAT=TILES", help=HAND_HELP)
     g.add_argument("--contract", metavar="D:DECL:BID", help=CONTRACT_HELP)
@@ -44,6 +44,10 @@ def add_position_options(p: argparse.ArgumentParser, *, view: bool = False,
     g.add_argument("--discard", metavar="TILE", help="three-player Moon: the declarer's "
                    "discard, e.g. --discard 2-1 (with --widow)")
     g.add_argument("--diagram", metavar="FILE", help=DIAGRAM_HELP)
+    if at:
+        p.add_argument("--at", type=int, metavar="N",
+                       help="the position after the first N plays of the input (a hand "
+                            "record's plays cut there), e.g. --at 0 for the opening lead")
     if view:
         g.add_argument("--seat", metavar="SEAT", help=SEAT_HELP)
         if game:
@@ -109,9 +113,10 @@ def view_records(args: argparse.Namespace, file: str | None) -> Iterable[Record]
     return read_records(file)
 
 
-def subject_of(data: Any, command: str):
-    """`read_subject` for a command that needs every hand (a view will not do)."""
-    subject = read_subject(data)
+def subject_of(data: Any, command: str, at: int | None = None):
+    """`read_subject` for a command that needs every hand (a view will not do), cut after
+    ``at`` plays when given."""
+    subject = read_subject(data).at(at)
     if subject.view is not None:
         raise PositionError("seat", f"a view holds one hand: {command} needs a position with "
                             "every hand (or a hand or game record)", "INVALID_VALUE")

@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--svg", metavar="FILE", help="also draw each position as SVG, its moves "
                    "labelled with their values (the n-th of several: FILE-n.svg)")
     p.add_argument("--threads", type=_threads, metavar="N", help=THREADS_HELP)
-    add_position_options(p)
+    add_position_options(p, at=True)
     p.set_defaults(run=run_solve)
 
     p = sub.add_parser("make-or-set", help="does the declaring side make the bid?",
@@ -57,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bid", type=int, help="bid to test (default: the contract's)")
     p.add_argument("--json", action="store_true", help="one JSON object per position")
     p.add_argument("--threads", type=_threads, metavar="N", help=THREADS_HELP)
-    add_position_options(p)
+    add_position_options(p, at=True)
     p.set_defaults(run=run_make_or_set)
 
 
@@ -83,13 +83,15 @@ def format_solution(position: Position, result, extras: dict | None = None) -> s
 
 def solve_record(data, *, best_only: bool = False,
                  picture: Callable[[Position, Any], None] | None = None,
-                 threads: int | None = None) -> tuple[dict, Callable[[], str]]:
+                 threads: int | None = None, at: int | None = None
+                 ) -> tuple[dict, Callable[[], str]]:
     """One position (or hand or game record): (JSON answer, its text's renderer), for
     `t42 solve` and `t42 batch solve`.
 
-    ``picture`` is called with the position and its solution (`t42 solve --svg`).
+    ``picture`` is called with the position and its solution (`t42 solve --svg`); ``at``
+    cuts the plays after that many (`t42 solve --at`).
     """
-    subject = subject_of(data, "solve")
+    subject = subject_of(data, "solve", at)
     position = Position(subject.position)
     result = solve(position, best_only=best_only, threads=threads)
     if picture is not None:
@@ -98,11 +100,11 @@ def solve_record(data, *, best_only: bool = False,
         lambda: format_solution(position, result, subject.extras)
 
 
-def make_or_set_record(data, *, bid: int | None = None,
-                       threads: int | None = None) -> tuple[dict, Callable[[], str]]:
+def make_or_set_record(data, *, bid: int | None = None, threads: int | None = None,
+                       at: int | None = None) -> tuple[dict, Callable[[], str]]:
     """One position: (JSON answer, its text's renderer), for `t42 make-or-set` and
-    `t42 batch make-or-set`."""
-    subject = subject_of(data, "make-or-set")
+    `t42 batch make-or-set`; ``at`` cuts the plays after that many."""
+    subject = subject_of(data, "make-or-set", at)
     position = Position(subject.position)
     result = make_or_set(position, bid, threads=threads)
     verdict = "makes" if result.makes else "is set"
@@ -124,11 +126,11 @@ def run_solve(args: argparse.Namespace) -> int:
 
     return run_records(position_records(args, args.file), args.json, lambda data: solve_record(
         data, best_only=args.best_only, picture=picture if args.svg else None,
-        threads=args.threads))
+        threads=args.threads, at=args.at))
 
 
 @guarded
 def run_make_or_set(args: argparse.Namespace) -> int:
     return run_records(position_records(args, args.file), args.json,
                        lambda data: make_or_set_record(data, bid=args.bid,
-                                                       threads=args.threads))
+                                                       threads=args.threads, at=args.at))

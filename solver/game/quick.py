@@ -420,6 +420,22 @@ class Subject:
             answer = {**answer, "hand": self.hand}
         return {**answer, **self.extras} if self.extras else answer
 
+    def at(self, plays: int | None, option: str = "--at") -> "Subject":
+        """The same input cut after its first ``plays`` plays (None: as it is)."""
+        if plays is None:
+            return self
+        data = self.position if self.position is not None else self.view
+        given = data.get("plays") if isinstance(data, Mapping) else None
+        given = given if isinstance(given, list) else []
+        if plays < 0 or plays > len(given):
+            raise PositionError(option, f"{plays} is out of range: the input has "
+                                f"{len(given)} plays", "INVALID_VALUE")
+        cut = {**data, "plays": given[:plays]}  # type: ignore[dict-item]
+        if self.position is not None:
+            return Subject(position=cut, auction=self.auction, extras=self.extras,
+                           hand=self.hand)
+        return Subject(view=cut, extras=self.extras, hand=self.hand)
+
     def view_json(self, seat: str | None = None) -> dict[str, Any]:
         """The view of ``seat`` (default: the view given, else the seat to move)."""
         if self.view is not None:
