@@ -151,10 +151,14 @@ def test_the_example_runs(name: str, obj: object, monkeypatch: pytest.MonkeyPatc
 #: Modules whose every public function and class (its ``__all__``) names each parameter
 #: in its docstring with a type that says something. A module joins once it holds.
 DOCUMENTED_MODULES = ["solver.game.auction", "solver.game.bid_request", "solver.game.call_view",
-                      "solver.game.progress", "solver.game.score", "solver.search.solve",
-                      "solver.search.table", "solver.search.analysis", "solver.search.discard",
-                      "solver.hidden.bidding", "solver.hidden.calibration",
-                      "solver.hidden.game_analysis", "solver.hidden.quick_play"]
+                      "solver.game.game_record", "solver.game.progress", "solver.game.score",
+                      "solver.search.solve", "solver.search.table", "solver.search.analysis",
+                      "solver.search.discard", "solver.hidden.bidding",
+                      "solver.hidden.calibration", "solver.hidden.game_analysis",
+                      "solver.hidden.inference", "solver.hidden.play_model",
+                      "solver.hidden.quick_play", "solver.play.calibration_run",
+                      "solver.play.calling", "solver.play.game_arena", "solver.play.game_play",
+                      "server.sealed", "server.table_convert"]
 
 
 def module_names() -> list:

@@ -495,7 +495,7 @@ def _read_deal(raw: object, where: str, rules: GameRules) -> dict[int, tuple[int
         return dict(Position(dummy).hands)
 
 
-def hands_from_plays(game: str, players: int, contract: Mapping[str, Any], plays: object,
+def hands_from_plays(game: str, players: int, contract: Mapping[str, Any], plays: list[str],
                      where: str = "") -> dict[str, list[int]]:
     """Seat -> the tiles it played, in order, for the ``plays`` of a hand under
     ``contract``: who played each tile follows from the tiles alone (the leader, then

@@ -30,11 +30,16 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
 
 from ..game.auction import ONE_MARK, POINT_BIDS, SPECIAL_CALLS, read_call, read_call_value
 from ..game.errors import PositionError, quoted
 from ..game.position import SEATS
+
+if TYPE_CHECKING:  # the models are imported when a mode needs them
+    from ..game.view import View
+    from .call_model import CallModel
+    from .play_model import PlayModel
 
 MODES = ("off", "auction", "plays", "both")
 #: A sampled view draws into its pool at most this many deals per deal asked for (and
@@ -62,8 +67,8 @@ class Inference:
     """
 
     mode: str
-    calls: Any = None      # a `CallModel` (``auction``, ``both``)
-    plays: Any = None      # a `PlayModel` (``plays``, ``both``)
+    calls: CallModel | None = None      # ``auction``, ``both``
+    plays: PlayModel | None = None      # ``plays``, ``both``
 
     @property
     def uses_auction(self) -> bool:
@@ -197,9 +202,15 @@ def calls_seen(auction: Sequence[Any] | None, viewer: int, players: int = 4
 class AuctionWeigher:
     """The log-likelihood of the other seats' calls (and a declaration) for one deal at
     a time, by hands as dealt; a seat's part is cached per hand, since many deals of a
-    view give a seat the same hand."""
+    view give a seat the same hand.
 
-    def __init__(self, model: Any, calls: Iterable[CallSeen],
+    Args:
+        model: The call model.
+        calls: The other seats' calls (`calls_seen`).
+        declaration: (declarer, declaration, bid) when another seat declared.
+    """
+
+    def __init__(self, model: CallModel, calls: Iterable[CallSeen],
                  declaration: tuple[int, str, int] | None = None) -> None:
         self.model = model
         self.by_seat: dict[int, list[CallSeen]] = {}
@@ -250,9 +261,10 @@ class AuctionWeigher:
         return sum(self.seat_log_weight(s, dealt[s]) for s in self.seats)
 
 
-def view_weigher(view: Any, model: Any) -> AuctionWeigher:
-    """The `AuctionWeigher` of a view: its auction's calls by other seats, and the
-    contract's declaration when another seat declared a standard contract."""
+def view_weigher(view: View, model: CallModel) -> AuctionWeigher:
+    """The `AuctionWeigher` of ``view`` under the call ``model``: its auction's calls by
+    other seats, and the contract's declaration when another seat declared a standard
+    contract."""
     calls = calls_seen(view.auction, view.seat, len(view.active_seats)
                        if view.game == "moon" else 4)
     contract = view.contract
@@ -275,9 +287,16 @@ class Resampler:
     picked from the pool in proportion to their weights (`pick`, systematic
     resampling). The picks are (nearly, for a pool of hundreds) draws from the
     auction-weighted distribution; searching only them spends nothing on deals the
-    auction rules out. ``seed`` seeds the picks, apart from the draws."""
+    auction rules out.
 
-    def __init__(self, weigher: AuctionWeigher, played_by: Sequence[int], seed: object) -> None:
+    Args:
+        weigher: The auction's `AuctionWeigher`.
+        played_by: The seat index that played each play so far.
+        seed: Seeds the picks, apart from the draws.
+    """
+
+    def __init__(self, weigher: AuctionWeigher, played_by: Sequence[int],
+                 seed: int | None) -> None:
         self.weigher = weigher
         self.played_by = tuple(played_by)
         self.chance = random.Random(f"pick {seed}")

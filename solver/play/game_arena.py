@@ -111,7 +111,8 @@ class GameArenaRun:
 
 
 def play_table(run: GameArenaRun, index: int, table: int) -> dict[str, Any]:
-    """One table of duplicate game ``index``, played to the end: its game record as JSON."""
+    """One ``table`` (0 or 1) of duplicate game ``index`` of ``run``, played to the end:
+    its game record as JSON."""
     game_seed = run.game_seed(index)
     ns_name, ew_name = run.seats(table)
     bot_seed = game_seed * 2 + table
@@ -127,7 +128,7 @@ def play_table(run: GameArenaRun, index: int, table: int) -> dict[str, Any]:
 
 
 def play_duplicate_game(run: GameArenaRun, index: int) -> list[dict[str, Any]]:
-    """Both tables of duplicate game ``index``."""
+    """Both tables of duplicate game ``index`` of ``run``: two game records as JSON."""
     return [play_table(run, index, table) for table in (0, 1)]
 
 
@@ -137,7 +138,8 @@ def _game_job(job: tuple[GameArenaRun, int]) -> list[dict[str, Any]]:
 
 def check_game_run(run: GameArenaRun, games: int, workers: int, first_game: int = 0) -> None:
     """Raise `PositionError` (field: the argument's name) for a run's bad argument: the
-    run's (`GameArenaRun.check`), 1..100,000 games, 1..1024 workers."""
+    run's (`GameArenaRun.check`), 1..100,000 games, 1..1024 workers, a ``first_game``
+    of 0 or more."""
     run.check()
     check_count("games", games, 1, MAX_GAMES)
     check_count("workers", workers, 1, MAX_WORKERS)
@@ -209,7 +211,7 @@ def read_arena_records(lines: Iterable[str], run: GameArenaRun, where: str = "re
     was cut short (a run stopped while writing it: that line is dropped).
 
     Raises `PositionError` for a line that is not a record of this run (another run's
-    file is never mixed in), naming the line.
+    file is never mixed in), naming the line (``where`` prefixes the field).
     """
     rows = list(lines)
     out: list[dict[str, Any]] = []
@@ -362,7 +364,8 @@ def _finite(x: float) -> float | None:
 
 
 def contract_kind(record: GameRecord, index: int) -> str | None:
-    """The kind of a hand's contract for the make/set table, None when thrown in."""
+    """The kind of hand ``index``'s contract in ``record`` for the make/set table
+    (``"pip trump"``, ``"doubles"``, ``"sevens"``, ...), None when thrown in."""
     c = record.hands[index].contract
     if c is None:
         return None
@@ -467,7 +470,7 @@ def summarize_games(records: Iterable[Mapping[str, Any]], a: str, b: str) -> Gam
 
 
 def format_game_stats(s: GameArenaStats) -> str:
-    """The statistics as text (`t42 arena --games`)."""
+    """The statistics ``s`` as text (`t42 arena --games`)."""
     d = s.difference
     a, b = s.bots["A"], s.bots["B"]
     share = "-" if s.a_win_share is None else f"{s.a_win_share:.3f}"

@@ -121,7 +121,8 @@ def next_action(record: GameRecord, bot: Bot,
 
 
 def next_action_figures(record: GameRecord, bot: Bot) -> dict[str, Any]:
-    """`next_action` with what a client needs to act on it, and the bot's figures.
+    """`next_action` of ``bot`` in ``record``, with what a client needs to act on it,
+    and the bot's figures.
 
     Returns ``{"seat", "action", "answer", "declaration", "figures"}``: ``answer`` is
     `next_action`'s (a call, a `Declaration`, a discard tile or a play tile);
