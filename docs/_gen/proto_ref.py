@@ -155,7 +155,6 @@ def proto_reference() -> str:
                   f"Defined in `proto/{f.proto.name}`.", ""]
         if f.comment((SERVICE, i)):
             lines += [f.comment((SERVICE, i)), ""]
-        lines += ["| RPC | request | response | what it does |", "|---|---|---|---|"]
         for j, method in enumerate(service.method):
             def link(name: str) -> str:
                 name = name.lstrip(".")
@@ -163,10 +162,12 @@ def proto_reference() -> str:
                 return f"[`{short}`](#{_anchor(name)})" if name in known else f"`{name}`"
             stream_in = "stream " if method.client_streaming else ""
             stream_out = "stream " if method.server_streaming else ""
-            lines.append(f"| `{method.name}` | {stream_in}{link(method.input_type)} | "
-                         f"{stream_out}{link(method.output_type)} | "
-                         f"{f.comment((SERVICE, i, METHOD, j))} |")
-        lines.append("")
+            rpc = f"{full}.{method.name}"
+            lines += [f"### {method.name} {{ #{_anchor(rpc)} }}", "",
+                      f"{stream_in}{link(method.input_type)} &rarr; "
+                      f"{stream_out}{link(method.output_type)}", ""]
+            if f.comment((SERVICE, i, METHOD, j)):
+                lines += [f.comment((SERVICE, i, METHOD, j)), ""]
     for f in map(_File, files):
         lines += [f"## {f.proto.name.rsplit('/', 1)[-1]}", "",
                   f"`proto/{f.proto.name}`, package `{f.proto.package}`.", ""]
