@@ -92,7 +92,8 @@ class DealScorer:
 
     ``template`` is any one consistent deal as a `Position`: it supplies the
     rules, the state of play and the viewer's legal moves, which every deal
-    of the view shares. `score` takes deals as hand masks.
+    of the view shares. `score` takes deals as hand masks. ``threads``: the
+    threads that score deals (None: one per core).
     """
 
     def __init__(self, template: Position, threads: int | None = None) -> None:
@@ -705,7 +706,18 @@ class InferredDeals:
     (`solver.hidden.inference.Resampler`; a deal picked k times weighs k). Enumerated
     views: every deal, its auction weight kept as a log-weight. When every deal drawn
     has weight zero the deals are drawn uniformly instead and the report says so.
-    `weights` folds in the plays' weights."""
+    `weights` folds in the plays' weights.
+
+    Args:
+        v: The view.
+        inference: The mode and models.
+        deals: The deals asked for.
+        enumerate_limit: Views with at most this many deals are enumerated.
+        seed: The seed of the draws and picks (checked as `hint`'s).
+        token: Stops the drawing (`CancelToken`).
+        keep_places: Keep each deal's places (the tiles of each place), for
+            callers that build positions from them.
+    """
 
     def __init__(self, v: View, inference: Inference, deals: int, enumerate_limit: int,
                  seed: object, token: CancelToken | None, keep_places: bool) -> None:
