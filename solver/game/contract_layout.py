@@ -32,6 +32,7 @@ MOON3_SET = frozenset(t for t in range(T.N_TILES) if T.ENDS[t][1] != 0 or t == 0
 
 
 def partner(seat: int) -> int:
+    """The seat index across the table from ``seat`` (N-S, E-W)."""
     return (seat + 2) % 4
 
 
