@@ -242,6 +242,8 @@ def test_a_game_record_is_its_last_hand():
             del hand["hands"]
     assert answer("game", "--json", stdin=json.dumps(game)) == \
         answer("game", "--json", str(GAME_FILE))
+    assert answer("analyze", "--json", "--advice-deals", "2", stdin=json.dumps(game)) == \
+        answer("analyze", "--json", "--advice-deals", "2", str(GAME_FILE))
 
 
 # ---------------------------------------------------------------- any seat

@@ -238,11 +238,26 @@ def test_records_as_subjects():
 
 # ---------------------------------------------------------------- diagrams
 
+#: A deal whose N holds four doubles: a plunge.
+PLUNGE = {"hands": {"N": ["6-6", "6-2", "6-1", "5-5", "4-2", "3-3", "1-1"],
+                    "E": ["5-3", "5-2", "5-0", "4-3", "4-1", "3-2", "3-0"],
+                    "S": ["6-0", "5-4", "4-0", "3-1", "2-1", "2-0", "1-0"],
+                    "W": ["6-5", "6-4", "6-3", "5-1", "4-4", "2-2", "0-0"]},
+          "contract": {"declarer": "N", "trump": "sixes", "bid": 168, "kind": "plunge"},
+          "plays": ["1-0"]}
+
+
+def test_plunge_notation_is_the_json_contract():
+    q = QuickInput(hands=hand_options(PLUNGE), contract="N:sixes:plunge", plays="10")
+    assert quick_position(q) == PLUNGE
+
+
 @pytest.mark.parametrize("data", [
     DEAL, {**DEAL, "plays": ["1-1", "2-2", "3-2"]}, MOON, {**MOON, "plays": ["6-6", "6-5"]},
+    PLUNGE,
     {**DEAL, "contract": {"declarer": "N", "trump": "nello", "bid": 84}, "plays": ["6-3"]},
     {**DEAL, "contract": {"declarer": "W", "trump": "follow-me", "bid": 42, "doubles": "low"}},
-], ids=["opening", "trick-1", "moon", "moon-trick-1", "nello", "doubles-low"])
+], ids=["opening", "trick-1", "moon", "moon-trick-1", "plunge", "nello", "doubles-low"])
 def test_a_diagram_during_trick_1_reads_back_to_its_position(data):
     position = Position(data)
     (back,) = parse_diagrams("Some text before\n" + str(position) + "\n\nDouble-dummy ...\n")
