@@ -122,7 +122,7 @@ def answer(data: Any) -> dict:
         p = Position(data)
     except PositionError as exc:
         return {"error": exc.to_json()}
-    fields = {"to_move": p.to_move, "legal": p.legal_tiles(), "remaining": p.remaining,
+    fields = {"to_move": p.to_move, "legal": p.legal_ids(), "remaining": p.remaining,
               "leader": p.leader, "trick": p.trick, "points": p.points,
               "available": p.available, "tricks_left": p.tricks_left,
               "tricks_won": p.tricks_won, "completed": p.completed_tricks,

@@ -34,7 +34,7 @@ def main() -> None:
     calls, plays = [], []
     for _ in range(args.hands):
         deal = dealer.deal(rng)
-        view = call_view(GameRules(), 1, deal.hands[1], 0, (), {"NS": 0, "EW": 0})
+        view = call_view(GameRules(), 1, deal.hand_ids[1], 0, (), {"NS": 0, "EW": 0})
         t = time.perf_counter()
         bot.call(view)
         calls.append(time.perf_counter() - t)

@@ -46,7 +46,7 @@ def late_positions(count: int, seed: int = 12, tricks_left: int = 2) -> list[dic
         stop = (7 - tricks_left) * per_trick + rng.randrange(per_trick)
         plays: list[str] = []
         while len(plays) < stop:
-            plays.append(name_of(rng.choice(position.legal_tiles())))
+            plays.append(name_of(rng.choice(position.legal_ids())))
             position = Position({**data, "plays": plays})
         out.append(position.to_json())
     return out

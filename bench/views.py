@@ -24,7 +24,7 @@ def views_at_trick(trick: int, count: int = 100, seed: int = 8) -> list[dict]:
         plays: list[int] = []
         per_trick = len(position.active_seats)
         while len(plays) < (trick - 1) * per_trick:
-            plays.append(rng.choice(position.legal_tiles()))
+            plays.append(rng.choice(position.legal_ids()))
             position = position.with_plays(plays)
         seat = position.to_move
         out.append({"seat": seat, "hands": {seat: deal["hands"][seat]},

@@ -37,7 +37,25 @@ DEFAULT_GRACE = 10.0
 
 @dataclass
 class ServerConfig:
-    """How to run the server (the `t42 serve` options)."""
+    """How to run the server: the options of `t42 serve` (docs/reference/cli.md).
+
+    Attributes:
+        host: The address to listen on.
+        port: The gRPC port; 0 picks a free one (logged at start).
+        workers: Solver threads; 0: one per core.
+        max_queue: Calls that may wait for a worker; more are answered
+            RESOURCE_EXHAUSTED at once.
+        grace: Seconds that calls in flight get to finish on SIGTERM.
+        metrics_port: The Prometheus metrics port; None: no metrics endpoint.
+        http_port: The HTTP port of the Connect (HTTP/JSON) face and the web
+            pages; None: no HTTP listener.
+        table_key: The sealed table's key file (created when missing); None:
+            $T42_TABLE_KEY, else a fresh key for this run.
+
+    >>> from server import ServerConfig
+    >>> ServerConfig(port=0, workers=2).max_queue
+    64
+    """
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
@@ -82,7 +100,32 @@ def _configure_logging() -> None:
 
 
 async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> None:
-    """Serve until ``stop`` is set or SIGTERM/SIGINT arrives, then shut down gracefully."""
+    """Serve until ``stop`` is set or SIGTERM/SIGINT arrives, then shut down gracefully.
+
+    The gRPC service texas42.v1.HintService (docs/reference/proto.md) with
+    health checking and reflection, and with ``config.http_port`` its Connect
+    face and the web pages. One JSON log line per event and call goes to
+    stderr.
+
+    Args:
+        config: The ports, workers and limits.
+        stop: Set it to drain the calls in flight and return; None: only a
+            signal stops the server.
+
+    Raises:
+        ServerError: A port cannot be listened on (in use, bad address) or the
+            table key cannot be read.
+
+    >>> import asyncio
+    >>> from server import ServerConfig, serve
+    >>> async def serve_briefly() -> None:
+    ...     stop = asyncio.Event()
+    ...     server = asyncio.create_task(serve(ServerConfig(port=0, workers=1), stop))
+    ...     await asyncio.sleep(0.3)  # calls to the port logged at start go here
+    ...     stop.set()
+    ...     await server
+    >>> asyncio.run(serve_briefly())
+    """
     _configure_logging()
     table_key = load_key(config.table_key)
     workers = config.workers or default_workers()
@@ -159,5 +202,15 @@ def _exit_now(signum: int) -> None:
 
 
 def run(config: ServerConfig) -> None:
-    """Blocking entry point of `t42 serve`."""
+    """Serve until SIGTERM or SIGINT (the blocking entry point of `t42 serve`).
+
+    Args:
+        config: The ports, workers and limits.
+
+    Raises:
+        ServerError: As for `serve`.
+
+    >>> from server import ServerConfig, run
+    >>> run(ServerConfig(port=50051, http_port=8080))  # doctest: +SKIP
+    """
     asyncio.run(serve(config))

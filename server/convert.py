@@ -1,7 +1,7 @@
-"""Translation between the gRPC messages and the solver's SPEC JSON and results.
+"""Translation between the gRPC messages and the solver's JSON (docs/formats.md) and results.
 
 The service never validates a position itself: it turns the proto `Position`
-into the SPEC JSON dict and lets `solver.Position` judge it. The solver names
+into the position JSON dict and lets `solver.Position` judge it. The solver names
 bad fields by their JSON paths (``hands.N[3]``, ``contract.trump``); this
 module maps them to the proto paths a client sees (``position.hands.north[3]``,
 ``position.contract.declaration``). Hand records (AnalyzeHand) and deals
@@ -12,7 +12,7 @@ their results back as messages, their field paths mapped to the request's.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from solver import SEATS, MakeOrSetResult, Position, PositionError, SolveResult
 from solver.game.rules import parse_declaration
@@ -24,6 +24,9 @@ from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import inference_pb2
 from texas42.v1 import position_pb2 as pb
 from texas42.v1 import view_pb2 as view_pb
+
+if TYPE_CHECKING:  # the hidden layer is imported by the calls that use it
+    from solver.hidden.inference import InferenceReport
 
 #: JSON seat letter <-> proto Seat value and Hands field name.
 SEAT_OF_ENUM: dict[Any, str] = {pb.SEAT_NORTH: "N", pb.SEAT_EAST: "E", pb.SEAT_SOUTH: "S",
@@ -56,7 +59,7 @@ _PLAYER_PATH = re.compile(r"^meta\.players\.([NESW])$")
 
 
 def _enum(table: Mapping[Any, str], value: int, field: str, what: str, code: str) -> str:
-    """The SPEC name of an enum value; values this server does not know are bad input."""
+    """The JSON name of an enum value; values this server does not know are bad input."""
     try:
         return table[value]
     except KeyError:
@@ -64,7 +67,8 @@ def _enum(table: Mapping[Any, str], value: int, field: str, what: str, code: str
 
 
 def position_to_json(message: pb.Position) -> dict[str, Any]:
-    """The SPEC JSON dict of a proto `Position`; unset fields are left out.
+    """The position JSON dict of the proto `Position` ``message``; unset fields are left
+    out.
 
     Raises `PositionError` (with a JSON field path) only for what JSON cannot
     express: an enum number outside the API.
@@ -108,7 +112,8 @@ def _contract_to_json(c: pb.Contract) -> dict[str, Any]:
 
 
 def position_from_json(data: Mapping[str, Any]) -> pb.Position:
-    """A proto `Position` from a SPEC JSON dict (a client-side convenience).
+    """A proto `Position` from the position JSON dict ``data`` (a client-side
+    convenience).
 
     Names are normalised as the solver reads them (``"4"``, ``"no-trump"``,
     ``"W"``); the server still validates everything. Tiles are sent as strings.
@@ -151,7 +156,8 @@ def _value_of(table: Mapping[Any, str], name: str, field: str) -> Any:
 
 
 def proto_field_path(json_field: str, position_path: str = "position") -> str:
-    """The request field path of a `PositionError` raised on a position at ``position_path``.
+    """The request field path of a `PositionError` raised on a position at
+    ``position_path``, for its JSON path ``json_field``.
 
     ``bid`` (the make-or-set bid of the request, not the contract's) stays at
     the request's top level.
@@ -171,8 +177,8 @@ def _proto_hand_path(json_field: str) -> str:
 
 
 def solution_to_proto(result: SolveResult, position: Position | None = None) -> pb.Solution:
-    """A solver `SolveResult` as a proto `Solution` (moves best first), with the takers of
-    the ``position``'s completed tricks when it is given."""
+    """A solver `SolveResult` ``result`` as a proto `Solution` (moves best first), with the
+    takers of the ``position``'s completed tricks when it is given."""
     return pb.Solution(
         value=result.value,
         makes=result.makes,
@@ -186,7 +192,8 @@ def solution_to_proto(result: SolveResult, position: Position | None = None) -> 
 
 
 def make_or_set_to_proto(result: MakeOrSetResult) -> service_pb.MakeOrSetResponse:
-    """A solver `MakeOrSetResult` as the RPC's response (value only when computed)."""
+    """A solver `MakeOrSetResult` ``result`` as the RPC's response (value only when
+    computed)."""
     response = service_pb.MakeOrSetResponse(makes=result.makes, bid=result.bid, nodes=result.nodes)
     if result.value is not None:
         response.value = result.value
@@ -199,7 +206,8 @@ def proto_reason(reason: str) -> str:
 
 
 def position_error_to_proto(error: PositionError, position_path: str) -> pb.PositionError:
-    """A `PositionError` as the proto message of a batch slot (with the proto field path)."""
+    """A `PositionError` ``error`` as the proto message of a batch slot, its field path
+    made the proto's for a position at ``position_path``."""
     return pb.PositionError(field=proto_field_path(error.field, position_path),
                             reason=proto_reason(error.reason), code=error.code)
 
@@ -285,7 +293,8 @@ def hand_record_from_json(record: Mapping[str, Any]) -> service_pb.AnalyzeHandRe
 
 
 def record_field_path(json_field: str) -> str:
-    """The AnalyzeHand request field path of a `PositionError` raised on a hand record.
+    """The AnalyzeHand request field path of a `PositionError` raised on a hand record at
+    its JSON path ``json_field``.
 
     The record's position fields live under ``position``, its metadata under
     ``meta`` (``meta.players.W`` -> ``meta.players.west``).
@@ -297,7 +306,8 @@ def record_field_path(json_field: str) -> str:
 
 
 def hand_analysis_to_proto(analysis: HandAnalysis) -> hand_pb.HandAnalysis:
-    """A solver `HandAnalysis` as its message (``made`` unset while undecided)."""
+    """A solver `HandAnalysis` ``analysis`` as its message (``made`` unset while
+    undecided)."""
     message = hand_pb.HandAnalysis(
         id="" if analysis.id is None else str(analysis.id),
         unit=UNITS[analysis.unit],
@@ -350,13 +360,15 @@ def deal_from_json(deal: Mapping[str, Any]) -> service_pb.SolveDealRequest:
 
 
 def deal_field_path(json_field: str) -> str:
-    """The SolveDeal request field path of a `PositionError` raised on a deal
+    """The SolveDeal request field path of a `PositionError` raised on a deal at its JSON
+    path ``json_field``
     (``hands.N[3]`` -> ``hands.north[3]``; the hands are at the request's top level)."""
     return _proto_hand_path(json_field)
 
 
 def deal_table_to_proto(table: DealTable) -> table_pb.DealTable:
-    """A solver `DealTable` as its message (rows in the order of `DealTable.to_json`)."""
+    """A solver `DealTable` ``table`` as its message (rows in the order of
+    `DealTable.to_json`)."""
     return table_pb.DealTable(
         id="" if table.id is None else str(table.id),
         doubles=ENUM_OF_DOUBLES[table.doubles],
@@ -393,7 +405,7 @@ ENUM_OF_PLACE: dict[str, Any] = {"N": view_pb.PLACE_NORTH, "E": view_pb.PLACE_EA
 
 
 def view_to_json(message: view_pb.View) -> dict[str, Any]:
-    """The SPEC JSON view of a proto `View`; unset fields are left out.
+    """The view JSON of the proto `View` ``message``; unset fields are left out.
 
     The position fields go through `position_to_json`; ``seat``, ``players``
     and ``auction`` are the view's own. Raises `PositionError` (JSON path)
@@ -414,8 +426,8 @@ def view_to_json(message: view_pb.View) -> dict[str, Any]:
 
 
 def view_from_json(data: Mapping[str, Any]) -> view_pb.View:
-    """A proto `View` from a SPEC JSON view (a client-side convenience; the server
-    validates). Position fields as `position_from_json` reads them."""
+    """A proto `View` from the view JSON ``data`` (a client-side convenience; the
+    server validates). Position fields as `position_from_json` reads them."""
     position = position_from_json(data)
     message = view_pb.View(game=position.game, hands=position.hands,
                            contract=position.contract if data.get("contract") is not None
@@ -436,13 +448,15 @@ def view_from_json(data: Mapping[str, Any]) -> view_pb.View:
 
 
 def view_field_path(json_field: str) -> str:
-    """The request field path of a `PositionError` raised on the request's ``view``."""
+    """The request field path of a `PositionError` raised on the request's ``view`` at
+    its JSON path ``json_field``."""
     return "view" if json_field == "view" else proto_field_path(json_field, "view")
 
 
 def count_deals_to_proto(count: int, probabilities: Mapping[str, Mapping[str, float]],
-                         to_move: str | None, side: str) -> Any:
-    """The CountDeals response: the count, and each tile's place probabilities in order."""
+                         to_move: str | None, side: str) -> view_pb.CountDealsResponse:
+    """The CountDeals response: the ``count``, each tile's place ``probabilities`` in
+    order, the seat ``to_move`` and whether the viewer's ``side`` is declaring."""
     return view_pb.CountDealsResponse(
         count=count,
         tiles=[view_pb.TileProbabilities(tile=tile, places=[
@@ -456,8 +470,8 @@ def count_deals_to_proto(count: int, probabilities: Mapping[str, Mapping[str, fl
 
 
 def inference_option(value: str) -> str | None:
-    """The ``inference`` option of a request: None when empty (off), else the name as
-    given. A name that is no mode at all is refused here, by the API's own reader (a
+    """The ``inference`` option ``value`` of a request: None when empty (off), else the
+    name as given. A name that is no mode at all is refused here, by the API's own reader (a
     `PositionError` naming ``inference``), before the call waits for a worker; the API
     judges the rest (``auction`` in Moon, ``plays`` for bid advice)."""
     if not value:
@@ -468,8 +482,8 @@ def inference_option(value: str) -> str | None:
     return value
 
 
-def inference_to_proto(report: Any) -> inference_pb2.Inference:
-    """An answer's `solver.hidden.inference.InferenceReport` as its message (the figures
+def inference_to_proto(report: InferenceReport) -> inference_pb2.Inference:
+    """An answer's `solver.hidden.inference.InferenceReport` ``report`` as its message (the figures
     of its ``to_json()``, so that every face gives the same)."""
     data = report.to_json()
     return inference_pb2.Inference(

@@ -1,6 +1,6 @@
 """CheckGame messages <-> game records (`solver.game.game_record`).
 
-A proto `GameRecord` becomes the SPEC game record's JSON, which
+A proto `GameRecord` becomes the game record's JSON (docs/formats.md), which
 `solver.read_game` judges; its `PositionError` field paths (``hands[2].auction[1].bid``,
 ``hands[0].hands.N[3]``, ``hands[1].contract.trump``) are mapped to the request's
 (``record.hands[2].auction[1].bid``, ``record.hands[0].hands.north[3]``,
@@ -41,7 +41,7 @@ def _prefixed(prefix: str, exc: PositionError) -> PositionError:
 
 
 def record_to_json(message: game_pb.GameRecord) -> dict[str, Any]:
-    """The SPEC game record of a proto `GameRecord`; unset fields are left out.
+    """The game record JSON of a proto `GameRecord`; unset fields are left out.
 
     Raises `PositionError` (with a JSON field path) only for what JSON cannot
     express: an enum number outside the API, a plunge call with a bid.
@@ -167,7 +167,7 @@ def fill_call(message: game_pb.GameCall, bid: Any) -> None:
 
 
 def record_from_json(data: Mapping[str, Any]) -> game_pb.GameRecord:
-    """A proto `GameRecord` from a SPEC game record dict (a client-side convenience; the
+    """A proto `GameRecord` from a game record dict (a client-side convenience; the
     server still checks everything). ``meta`` is not carried."""
     message = game_pb.GameRecord()
     if data.get("id") is not None:

@@ -53,6 +53,7 @@ def _interval(pair: tuple[float, float] | None) -> hint_pb2.Interval | None:
 
 
 def hint_to_proto(h: Hint) -> hint_pb2.HintResponse:
+    """The `HintResponse` message of the hint ``h``."""
     out = hint_pb2.HintResponse(
         to_move=convert.ENUM_OF_SEAT[h.to_move], declaring=h.side == "declaring", count=h.count,
         method=ENUM_OF_METHOD[h.method], deals=h.deals, objective=ENUM_OF_OBJECTIVE[h.objective],

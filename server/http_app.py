@@ -280,7 +280,7 @@ def read_document(body: bytes) -> dict[str, Any]:
     solver (`solver.search.analysis.parse_record`: a position, with optional ``id`` and
     ``meta``).
 
-    Returns ``document`` (the canonical SPEC JSON: tiles as H-L, the contract in
+    Returns ``document`` (the canonical JSON of docs/formats.md: tiles as H-L, the contract in
     full), and the requests the page sends, as proto JSON: ``position`` (every
     play), ``record`` (AnalyzeHand) and, for a 42 deal, ``deal`` (SolveDeal).
     Raises `PositionError` (the field at fault, as the CLI names it).

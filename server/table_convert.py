@@ -71,7 +71,8 @@ def _seat_letter(seat: int, players: int, field: str = "seat") -> str:
 
 def deal_hand(sealer: Sealer, record: game_pb.GameRecord, seat: int,
               seed: int | None) -> table_pb.DealHandResponse:
-    """Deal the next hand of ``record`` and seal it for the person at ``seat``."""
+    """Deal the next hand of ``record`` and seal it for the person at ``seat``: the
+    ``sealer`` seals it, ``seed`` (None: a fresh one) deals it."""
     data = record_to_json(record)
     earlier = _read(data)
     rules = earlier.rules
@@ -79,10 +80,10 @@ def deal_hand(sealer: Sealer, record: game_pb.GameRecord, seat: int,
     if seed is None:
         seed = secrets.randbits(63)
     deal = Dealer(rules.game, rules.players).deal(seed=seed)
-    dealt = {SEATS[s]: [T.name_of(t) for t in tiles] for s, tiles in deal.hands.items()}
+    dealt = deal.hands
     hand: dict[str, Any] = {"hands": dealt, "auction": []}
     if deal.widow is not None:
-        hand["widow"] = T.name_of(deal.widow)
+        hand["widow"] = deal.widow
     k = len(earlier.hands)
     try:  # the earlier hands over, the game not won
         _read({**data, "players": rules.players, "hands": data["hands"] + [hand]})
@@ -102,7 +103,14 @@ def deal_hand(sealer: Sealer, record: game_pb.GameRecord, seat: int,
 
 @dataclass
 class SealedHand:
-    """A record whose last hand was filled in from its token, read and checked."""
+    """A record whose last hand was filled in from its token, read and checked.
+
+    Attributes:
+        content: The token's content (the whole deal and its binding).
+        game: The record read, its last hand dealt.
+        seat: The person's seat.
+        given: The client's JSON of the sealed hand.
+    """
 
     content: dict[str, Any]
     game: GameRecord
@@ -111,6 +119,7 @@ class SealedHand:
 
     @property
     def hand(self):
+        """The sealed hand (the record's last)."""
         return self.game.hands[-1]
 
     @property
@@ -143,7 +152,8 @@ class SealedHand:
 
 
 def open_sealed(sealer: Sealer, record: game_pb.GameRecord, token: str) -> SealedHand:
-    """The record with its sealed last hand filled in from ``token``, checked."""
+    """The record with its sealed last hand filled in from ``token``, opened by
+    ``sealer``, checked."""
     content = sealer.open(token)
     data = record_to_json(record)
     hands = data["hands"]
@@ -266,7 +276,7 @@ def _scrubbed(exc: PositionError, content: Mapping[str, Any],
 
 
 def legal_to_proto(game: GameRecord) -> table_pb.GameLegal:
-    """`solver.game.progress.legal_actions` as a `GameLegal`."""
+    """`solver.game.progress.legal_actions` of the ``game`` as a `GameLegal` message."""
     legal = legal_actions(game)
     out = table_pb.GameLegal(tiles=legal["tiles"])
     seat = ENUM_OF_SEAT[legal["seat"]] if legal["seat"] else 0
@@ -311,7 +321,8 @@ def reveal_to_proto(sealed: SealedHand) -> table_pb.RevealHandResponse:
 
 
 def widow_to_proto(sealed: SealedHand) -> table_pb.TakeWidowResponse:
-    """The widow for the person who won a three-player Moon auction; `Refused` else."""
+    """The widow of the ``sealed`` hand for the person who won a three-player Moon
+    auction; `Refused` else."""
     hand = sealed.hand
     if not hand.rules.three_handed:
         raise Refused("only three-player Moon has a widow")

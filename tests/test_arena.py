@@ -94,7 +94,7 @@ def test_rule_bot_follows_its_documented_rules(rule_vs_random):
             seat = p.to_move_index
             if (r.ns if seat in (0, 2) else r.ew) != "rule" or len(p.legal_tiles()) == 1:
                 continue
-            tile, legal = _idx(tile_name), p.legal_tiles()
+            tile, legal = _idx(tile_name), p.legal_ids()
             assert RuleBot().choose(seat_view(p)) == tile
             if not p.trick:
                 played = set(p.plays)

@@ -46,14 +46,14 @@ def run_auction(bot, game: str, players: int, rules_raw, seed: int) -> int:
     shaker = rng.randrange(players)
     score = {key: rng.choice((0, 0, -3, 5)) for key in rules.score_keys}
     no_shoot = [s for s in rules.seats if game == "moon" and score[rules.key_of(s)] < 0]
-    auction = Auction(rules, shaker, deal.hands, no_shoot)
+    auction = Auction(rules, shaker, deal.hand_ids, no_shoot)
 
     def seen(view: CallView):
-        return OpenTable(view, deal.hands, deal.widow) if bot.sees_deal else view
+        return OpenTable(view, deal.hand_ids, deal.widow_id) if bot.sees_deal else view
 
     while not auction.is_over:
         seat = auction.next_seat
-        view = call_view(rules, seat, deal.hands[seat], shaker, tuple(auction.calls), score)
+        view = call_view(rules, seat, deal.hand_ids[seat], shaker, tuple(auction.calls), score)
         assert view.action == "call"
         legal = view.legal_calls()
         assert legal == auction.legal_calls()
@@ -65,13 +65,13 @@ def run_auction(bot, game: str, players: int, rules_raw, seed: int) -> int:
     winner, namer = auction.winner, auction.declarer_names_trump
     discard = None
     if rules.three_handed:
-        view = call_view(rules, winner, deal.hands[winner], shaker, tuple(auction.calls), score,
-                         deal.widow)
+        view = call_view(rules, winner, deal.hand_ids[winner], shaker, tuple(auction.calls), score,
+                         deal.widow_id)
         assert view.action == "discard"
         discard = bot.discard(seen(view))
         assert discard in view.eight
-    view = call_view(rules, namer, deal.hands[namer], shaker, tuple(auction.calls), score,
-                     deal.widow if rules.three_handed else None, discard)
+    view = call_view(rules, namer, deal.hand_ids[namer], shaker, tuple(auction.calls), score,
+                     deal.widow_id if rules.three_handed else None, discard)
     assert view.action == "declare"
     declaration = bot.declare(seen(view))
     assert isinstance(declaration, Declaration)
@@ -104,9 +104,9 @@ def test_advice_honours_the_auction_and_nello_marks():
     for _ in range(6):
         deal = Dealer("42", 4).deal(rng)
         calls = (Call(1, 84), Call(2, 126))
-        view = call_view(rules, 3, deal.hands[3], 0, calls, {"NS": 0, "EW": 0})
+        view = call_view(rules, 3, deal.hand_ids[3], 0, calls, {"NS": 0, "EW": 0})
         assert bot.call(view) in ("pass", 168)
-        view = call_view(rules, 1, deal.hands[1], 0, (), {"NS": 0, "EW": 0})
+        view = call_view(rules, 1, deal.hand_ids[1], 0, (), {"NS": 0, "EW": 0})
         call = bot.call(view)
         assert call in view.legal_calls()
 
@@ -139,10 +139,10 @@ def test_plunge_partner_names_trump_from_its_own_hand():
         # a made-up auction the partner of E can see: E plunged (the view does not check
         # E's doubles, it cannot see them)
         calls = (Call(1, "plunge"), Call(2, "pass"), Call(3, "pass"), Call(0, "pass"))
-        view = call_view(rules, 3, deal.hands[3], 0, calls, {"NS": 0, "EW": 0})
+        view = call_view(rules, 3, deal.hand_ids[3], 0, calls, {"NS": 0, "EW": 0})
         assert view.action == "declare"
         for name in ("rule", "advice"):
-            assert _bot(name).declare(view).trump == partner_trump(deal.hands[3])
+            assert _bot(name).declare(view).trump == partner_trump(deal.hand_ids[3])
 
 
 # ------------------------------------------------------------ hidden hands

@@ -91,7 +91,7 @@ def test_records_survive_json_and_do_not_depend_on_the_number_of_workers(records
 
 def test_advised_mode_plays_the_recommendation_or_skips_a_pass():
     deal = Dealer().deal(seed=3 * 1_000_003)
-    advice = advise([NAMES[t] for t in deal.hands[0]], "N", deals=6, seed=3 * 1_000_003,
+    advice = advise(deal.hands["N"], "N", deals=6, seed=3 * 1_000_003,
                     declarations=list(POINT_DECLARATIONS), threads=1)
     rec = play_calibration_hand(0, 3, mode="advised", **SMALL)
     if advice.recommendation.is_pass:

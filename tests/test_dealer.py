@@ -38,8 +38,8 @@ def test_a_fixed_hand_deals_the_others_as_bid_advice_needs():
     assert moon.count() == math.factorial(15) // math.factorial(7) ** 2
     seen = Counter()
     for d in moon.deals(3000, 4):
-        assert sorted(T.NAMES[t] for t in d.hands[1]) == sorted(hand)
-        seen[T.NAMES[d.widow]] += 1
+        assert sorted(d.hands["E"]) == sorted(hand)
+        seen[d.widow] += 1
     # The widow is each of the 15 other tiles with probability 1/15.
     assert len(seen) == 15 and max(abs(k - 200) for k in seen.values()) < 4.5 * math.sqrt(200)
 
@@ -51,7 +51,7 @@ def test_deals_are_valid_and_seeded():
     for data in got:
         Position({**data, "contract": {"declarer": "N", "trump": "sixes", "bid": 30}})
     moon = Dealer(game="moon", players=3).deal(1)
-    tiles = [t for hand in moon.hands.values() for t in hand] + [moon.widow]
+    tiles = [t for hand in moon.hand_ids.values() for t in hand] + [moon.widow_id]
     assert sorted(tiles) == sorted(MOON3_SET)
     moon4 = Dealer(game="moon", players=4).deal(1)
     assert moon4.widow is None and len(moon4.hands) == 4
@@ -64,8 +64,8 @@ def test_constrained_draws_follow_the_exact_distribution():
     n = 6000
     seen = Counter()
     for d in dealer.deals(n, 12):
-        assert T.index_of(6, 6) in d.hands[1]
-        seen[sixes(d.hands[0])] += 1
+        assert "6-6" in d.hands["E"]
+        seen[sixes(d.hand_ids[0])] += 1
     total = sum(weights.values())
     for k, w in weights.items():
         p = w / total
@@ -77,7 +77,7 @@ def test_constrained_draws_follow_the_exact_distribution():
 def test_doubles_bounds_for_plunge_hands():
     dealer = Dealer(doubles={"S": (4, 7)})
     for d in dealer.deals(200, 5):
-        assert sum(1 for t in d.hands[2] if T.is_double(t)) >= 4
+        assert sum(1 for t in d.hand_ids[2] if T.is_double(t)) >= 4
         Position({**d.to_json(), "contract": {"declarer": "S", "trump": "fives",
                                               "kind": "plunge"}})
 
@@ -101,3 +101,20 @@ def test_bad_constraints_are_refused(kwargs, field, code):
     with pytest.raises(PositionError) as info:
         Dealer(**kwargs)
     assert (info.value.field, info.value.code) == (field, code)
+
+
+def test_deal_speaks_as_its_json_and_keeps_the_numbers():
+    """`Deal.hands` and `Deal.widow` are the JSON's seat letters and tile names; the
+    ``_ids`` forms are the same deal as seat indices and tile numbers."""
+    d = Dealer(game="moon", players=3).deal(seed=5)
+    assert d.hands == d.to_json()["hands"] and d.widow == d.to_json()["widow"]
+    assert list(d.hands) == ["N", "E", "S"]
+    assert d.hands == {"NESW"[s]: [T.NAMES[t] for t in ids] for s, ids in d.hand_ids.items()}
+    assert d.widow == T.NAMES[d.widow_id]
+    assert all(isinstance(t, str) for hand in d.hands.values() for t in hand)
+    four = Dealer().deal(seed=5)
+    assert four.widow is None and four.widow_id is None and "widow" not in four.to_json()
+    assert sorted(t for hand in four.hands.values() for t in hand) == sorted(T.NAMES)
+    # The position of a deal holds the same hands.
+    p = four.position({"declarer": "N", "trump": "sixes", "bid": 30})
+    assert {s: p.hand(s) for s in "NESW"} == four.hands

@@ -355,7 +355,7 @@ def test_hint_request(view, deals, enumerate_limit, objective, seed, adaptive, m
         token=bounded_token(), threads=1))
     if isinstance(result, Exception):
         return
-    legal = {T.name_of(t) for t in View(view).legal_tiles()}
+    legal = set(View(view).legal_tiles())
     assert set(result.moves) == legal and set(result.best) <= legal
     assert 1 <= result.deals
     assert result.method == "enumerated" or adaptive or result.deals == deals

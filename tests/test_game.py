@@ -160,7 +160,7 @@ def play_out(rng: random.Random, position: dict, upto: int | None = None) -> lis
     pos = Position(position)
     plays: list[int] = []
     while pos.to_move is not None and (upto is None or len(plays) < upto):
-        plays.append(rng.choice(pos.legal_tiles()))
+        plays.append(rng.choice(pos.legal_ids()))
         pos = pos.with_plays(plays)
     return [T.name_of(t) for t in plays]
 

@@ -3,7 +3,6 @@ points taken, whether it may stop) and what the seat to act may do."""
 
 from __future__ import annotations
 
-from solver.game import tiles as T
 from solver.game.game_record import read_game
 from solver.game.progress import hand_may_stop, hand_progress, legal_actions
 from solver.hidden.dealer import Dealer
@@ -11,10 +10,9 @@ from solver.hidden.dealer import Dealer
 
 def _deal(game: str, players: int, seed: int) -> dict:
     deal = Dealer(game, players).deal(seed=seed)
-    hand = {"hands": {"NESW"[s]: [T.name_of(t) for t in tiles] for s, tiles in deal.hands.items()},
-            "auction": []}
+    hand = {"hands": deal.hands, "auction": []}
     if deal.widow is not None:
-        hand["widow"] = T.name_of(deal.widow)
+        hand["widow"] = deal.widow
     return hand
 
 

@@ -567,18 +567,18 @@ def test_inference_bots_play_and_call_legally():
     assert bot.inference == "auction"
     view = View(FIVES_VIEW)
     tile = bot.choose(view)
-    assert tile in view.legal_tiles()
+    assert tile in view.legal_ids()
     early = View(_view_of(SIXES, 3))
-    assert bot.choose(early) in early.legal_tiles()
+    assert bot.choose(early) in early.legal_ids()
     for name in ("advice-plays", "advice-both"):
         other = make_bot(name, seed=2, advice_deals=6, hint_deals=6)
-        assert other.choose(view) in view.legal_tiles()
+        assert other.choose(view) in view.legal_ids()
     rules = read_rules(None, "42", 4)
     rng = random.Random(4)
     for _ in range(2):
         deal = Dealer("42", 4).deal(rng)
         calls = (Call(1, "pass"), Call(2, 34))
-        cv = call_view(rules, 3, deal.hands[3], 0, calls, {"NS": 0, "EW": 0})
+        cv = call_view(rules, 3, deal.hand_ids[3], 0, calls, {"NS": 0, "EW": 0})
         call = bot.call(cv)
         assert call in cv.legal_calls()
 

@@ -64,7 +64,7 @@ def random_position(rng: random.Random, i: int) -> dict:
     stop = rng.randrange(len(position.active_seats) * 7 + 1)
     plays: list[str] = []
     while len(plays) < stop:
-        plays.append(name_of(rng.choice(position.legal_tiles())))
+        plays.append(name_of(rng.choice(position.legal_ids())))
         position = Position({**data, "plays": plays})
     if plays or rng.random() < 0.5:
         data["plays"] = plays

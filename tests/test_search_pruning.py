@@ -118,7 +118,7 @@ def test_tiles_with_a_held_tile_between_them_are_two_moves(seed, declaration):
     ctx = rules.lead_suit[p.trick[0][1]] if p.trick else None
     expected = reference(position)
     apart = []
-    legal = p.legal_tiles()
+    legal = p.legal_ids()
     for a in legal:
         for b in legal:
             if a < b and rules.count[a] == rules.count[b] and \

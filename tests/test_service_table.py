@@ -113,8 +113,8 @@ def drive_hand(call: Client, game: str, players: int, seat: str, seed: int, *,
     dealt = call("DealHand", table_pb.DealHandRequest(record=record, seat=ENUM_OF_SEAT[seat],
                                                       seed=seed))
     deal = Dealer(game, players).deal(seed=seed)
-    truth = {"NESW"[s]: [T.name_of(t) for t in tiles] for s, tiles in deal.hands.items()}
-    widow = T.name_of(deal.widow) if deal.widow is not None else None
+    truth = deal.hands
+    widow = deal.widow
     assert list(dealt.hand) == truth[seat]
     again = call("DealHand", table_pb.DealHandRequest(record=record, seat=ENUM_OF_SEAT[seat],
                                                       seed=seed))
@@ -284,7 +284,7 @@ def test_moon_three_players(client, person, seed):
 def test_check_game_legal_and_progress_without_token(table_stub):
     """legal and progress for everyone, from the game layer: a whole played 42 hand."""
     deal = Dealer("42").deal(seed=1)
-    hands = {"NESW"[s]: [T.name_of(t) for t in tiles] for s, tiles in deal.hands.items()}
+    hands = deal.hands
     record = {"game": "42", "first_shaker": "N",
               "hands": [{"hands": hands, "auction": []}]}
     answer = table_stub.CheckGame(hs.CheckGameRequest(record=record_from_json(record)),
@@ -397,7 +397,7 @@ def test_token_of_another_game_or_hand(table_stub, client):
 
 def test_tiles_that_disagree_with_the_token(table_stub):
     page, dealt = _started(table_stub)
-    truth = Dealer("42").deal(seed=21).hands
+    truth = Dealer("42").deal(seed=21).hand_ids
     call = lambda record: table_stub.CheckGame(
         hs.CheckGameRequest(record=record, sealed=dealt.sealed), timeout=TIMEOUT)
     empty = game_pb.GameRecord()
@@ -459,7 +459,7 @@ def test_reveal_and_widow_refused_at_the_wrong_time(table_stub):
     assert f"{SEAT_OF_ENUM[winner]} won the auction" in err.value.details()
     dealt = table_pb.DealHandResponse(sealed=token, hand=dealt.hand)
     # The page may not pass a widow or discard it was never shown.
-    widow = Dealer("moon", 3).deal(seed=2).widow
+    widow = Dealer("moon", 3).deal(seed=2).widow_id
     hand.widow = T.name_of(widow)
     assert_invalid(lambda: table_stub.CheckGame(hs.CheckGameRequest(
         record=record, sealed=dealt.sealed), timeout=TIMEOUT), "record.hands[0].widow",
@@ -494,8 +494,8 @@ def test_table_key_file_shared_by_two_servers(table_stub, key_file):
                 answer = other_stub.CheckGame(request, timeout=TIMEOUT)
                 assert answer.next.seat == pb.SEAT_SOUTH and answer.HasField("legal")
                 their_page, theirs = _started(other_stub, seed=40)
-                truth = Dealer("42").deal(seed=40).hands[2]
-                assert list(theirs.hand) == [T.name_of(t) for t in truth]
+                truth = Dealer("42").deal(seed=40).hands["S"]
+                assert list(theirs.hand) == truth
                 table_stub.CheckGame(hs.CheckGameRequest(record=their_page, sealed=theirs.sealed),
                                      timeout=TIMEOUT)
             else:
@@ -518,7 +518,7 @@ def test_a_bot_action_the_server_did_not_give_is_refused(table_stub):
     record = record_from_json({"game": "42", "first_shaker": "W"})
     dealt = table_stub.DealHand(table_pb.DealHandRequest(record=record, seat=pb.SEAT_SOUTH,
                                                          seed=50), timeout=TIMEOUT)
-    truth = Dealer("42").deal(seed=50).hands
+    truth = Dealer("42").deal(seed=50).hand_ids
     hand = record.hands.add()
     token = dealt.sealed
     check = lambda token: table_stub.CheckGame(

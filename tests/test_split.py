@@ -93,7 +93,7 @@ def test_helpers_follow_the_solvers_position():
     two.load(later)
     assert two.child_values() == DealSolver(later).child_values()
     with two.lock:
-        for tile in later.legal_tiles()[:2]:
+        for tile in later.legal_ids()[:2]:
             two.play(tile)
             after = later.with_plays(later.plays + (tile,))
             assert two.child_values() == DealSolver(after).child_values()

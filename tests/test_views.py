@@ -66,7 +66,7 @@ def test_view_that_only_a_hint_refuses(case):
 def test_hint_views_can_be_hinted(case):
     view = View(case["view"])
     view.check_can_hint()
-    assert sorted(T.NAMES[t] for t in view.legal_tiles()) == sorted(case["expect"]["moves"])
+    assert sorted(view.legal_tiles()) == sorted(case["expect"]["moves"])
 
 
 def test_bad_view_errors_name_the_field():
@@ -259,7 +259,7 @@ def small_view(category: str, seed: int, max_raw: int = 400) -> dict:
     if category == "moon3":
         position = Position({k: v for k, v in position.to_json().items()
                              if k not in ("widow", "discard")})
-    widow = discard = deal.widow
+    widow = discard = deal.widow_id
     if category == "moon3-widow" and seed % 4 == 2:
         # The declarer keeps the widow and lays away its lowest tile instead.
         data = position.to_json()
@@ -284,7 +284,7 @@ def small_view(category: str, seed: int, max_raw: int = 400) -> dict:
                 view_json.update(widow=T.NAMES[widow], discard=T.NAMES[discard])
         if raw_assignments(View(view_json)) <= max_raw or position.is_complete:
             return view_json
-        plays.append(rng.choice(position.legal_tiles()))
+        plays.append(rng.choice(position.legal_ids()))
         position = position.with_plays(plays)
 
 

@@ -28,6 +28,9 @@ class BatchError(Exception):
 
 
 class OutputDir:
+    """A batch run's output directory at ``path``: its settings (``batch.json``), one part
+    file per chunk (``parts/``) and the joined ``results.jsonl``."""
+
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
         self.settings_file = self.path / "batch.json"

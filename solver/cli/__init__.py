@@ -10,7 +10,8 @@ from typing import NoReturn
 
 #: Command modules of this package; each adds its sub-command(s).
 COMMAND_MODULES = ("solve_cmd", "discard_cmd", "serve_cmd", "analyze_cmd", "table_cmd",
-                   "deal_cmd", "batch_cmd", "report_cmd", "bid_cmd", "hint_cmd", "arena_cmd", "game_cmd")
+                   "deal_cmd", "batch_cmd", "report_cmd", "bid_cmd", "hint_cmd", "arena_cmd",
+                   "game_cmd")
 #: The module of each sub-command: a run of one imports that module only (importing them
 #: all costs more start-up time than solving 10,000 late positions). A command missing
 #: here still works: the parser is then built from every module.

@@ -11,7 +11,9 @@ from ..hidden.deals import check_deal_count
 from ..hidden.game_analysis import (DEFAULT_ADVICE_DEALS, DEFAULT_ADVICE_SEED, CallFigures,
                                     GameAnalysis, GameHandAnalysis, analyze_game)
 from ..search.analysis import HandAnalysis, analyze_hand
-from .common import count_records, guarded, read_records, run_records
+from ..game.quick import fill_hands
+from .common import count_records, guarded, run_records
+from .quick_options import add_position_options, position_records
 from .game_cmd import format_pad
 
 
@@ -25,7 +27,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "(SPEC \"Game record\") is analysed hand by hand: every "
                                    "hand with a contract as a hand record, and beside every "
                                    "call what bid advice would have said with that seat's "
-                                   "tiles and the calls before it.")
+                                   "tiles and the calls before it. A hand (of either record) "
+                                   "whose plays are complete may leave out its hands: each "
+                                   "seat held the tiles it played. Quick input: e.g. t42 "
+                                   "analyze --contract W:fours:30 --plays 11,22,32,21,...")
     p.add_argument("file", nargs="?", help="hand record JSON, or JSON Lines of many hands "
                                            "(default: stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
@@ -37,6 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--advice-seed", type=int, default=DEFAULT_ADVICE_SEED, metavar="S",
                    help="game records: the seed of bid advice's deals, the same for every "
                         f"call, so that an analysis repeats (default {DEFAULT_ADVICE_SEED})")
+    add_position_options(p)
     p.set_defaults(run=run_analyze)
 
 
@@ -92,7 +98,9 @@ def format_analysis(analysis: HandAnalysis) -> str:
 
 def analyze_record(data) -> tuple[dict, Callable[[], str]]:
     """One hand record: (JSON answer, its text's renderer), for `t42 analyze` and
-    `t42 batch analyze`."""
+    `t42 batch analyze`. With complete plays the hands may be left out."""
+    if isinstance(data, dict) and not isinstance(data.get("hands", {}), list):
+        data = fill_hands(data)
     analysis = analyze_hand(data)
     return analysis.to_json(), lambda: format_analysis(analysis)
 
@@ -166,7 +174,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     if args.advice_seed < 0:
         raise PositionError("--advice-seed", f"must be 0 or more, not {args.advice_seed}",
                             "INVALID_VALUE")
-    return run_records(read_records(args.file), args.json,
+    return run_records(position_records(args, args.file), args.json,
                        analyze_document(args.advice_deals, args.advice_seed),
                        progress="analysing" if args.progress else None,
                        total=count_records(args.file) if args.progress and sys.stderr.isatty()

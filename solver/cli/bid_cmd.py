@@ -6,14 +6,13 @@ import argparse
 from typing import Any, Callable
 
 from ..game.bid_request import request_from_json
-from ..game.errors import PositionError, quoted
+from ..game import tiles as T
+from ..game.errors import PositionError
+from ..game.quick import parse_call_words, parse_hands
 from ..hidden.bidding import MAX_DEALS, BidAdvice, advise
 from ..hidden.deals import check_deal_count, check_seconds
-from .common import InputError, Record, guarded, inference_line, read_records, run_records
-
-#: More digits than any bid has: such a call is refused before it is read as a number.
-_BID_DIGITS = 3
-
+from .common import (InputError, Record, guarded, inference_line, read_records, run_records,
+                     working)
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bid", help="what to bid with seven tiles, and how sure",
@@ -22,9 +21,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "double dummy), the mean value and the recommended bid. "
                                    "The hand comes from the arguments, or JSON / JSON Lines on "
                                    "standard input ({\"hand\": [...], \"seat\": \"N\", ...}); "
-                                   "options fill in what a JSON request leaves out.")
+                                   "options fill in what a JSON request leaves out. E.g. "
+                                   "t42 bid 66 64 55 44 33 20 11, or t42 bid --hand "
+                                   "S=66,64,55,44,33,20,11 --auction 30,pass")
     p.add_argument("tiles", nargs="*", help="the seven tiles, e.g. 6-6 6-4 5-5 4-4 3-3 2-0 1-1 "
                                             "(none: read JSON requests from stdin)")
+    p.add_argument("--hand", metavar="SEAT=TILES",
+                   help="the seat and its seven tiles as the other commands take them, e.g. "
+                        "--hand S=66,64,55,44,33,20,11 (instead of --seat and the tiles)")
     p.add_argument("--seat", help="the seat holding the hand (default N; a JSON request's "
                                   "own seat comes first)")
     p.add_argument("--game", choices=("42", "moon"), help="game (default 42)")
@@ -51,25 +55,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
     p.add_argument("--with-deals", action="store_true",
                    help="with --json: add every deal and what each declaration scored on it")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress line, e.g. t42 bid --no-progress 66 64 55 44 33 20 11"
+                        " (the line is drawn on stderr only "
+                        "when that is a terminal, once advice has taken T42_PROGRESS_DELAY "
+                        "seconds, default 1)")
     p.set_defaults(run=run_bid)
 
 
 def _auction(text: str | None) -> list[Any] | None:
     """The calls of ``--auction``: numbers as bids, anything else as given (``pass``)."""
-    if text is None:
-        return None
-    calls: list[Any] = []
-    for i, call in enumerate(text.split(",")):
-        call = call.strip()
-        if call.isascii() and call.isdigit():
-            if len(call.lstrip("0")) > _BID_DIGITS:
-                raise PositionError("auction", f"call {i + 1}: bid {quoted(call)} is out of "
-                                    "range (30..41 points or 42*k marks; Moon 4..7 or 21)",
-                                    "BID_OUT_OF_RANGE")
-            calls.append(int(call))
-        else:
-            calls.append(call)
-    return calls
+    return None if text is None else parse_call_words(text, "auction")
 
 
 def option_values(args: argparse.Namespace) -> dict[str, Any]:
@@ -162,12 +158,34 @@ def bid_record(data: Any, *, timeout: float | None = None, with_deals: bool = Fa
     return advice.to_json(), lambda: format_advice(advice)
 
 
+def _hand_option(args: argparse.Namespace) -> dict[str, Any] | None:
+    """--hand SEAT=TILES as a request (None: not given); with tiles or another --seat, an
+    error."""
+    if args.hand is None:
+        return None
+    if args.tiles:
+        raise InputError("--hand: give the tiles either as arguments or with --hand, not both")
+    seat, tiles = next(iter(parse_hands([args.hand]).items()))
+    if args.seat is not None and args.seat.upper() != seat:
+        raise InputError(f"--hand: the hand is {seat}'s, --seat says {args.seat}")
+    return {"hand": [T.name_of(t) for t in tiles], "seat": seat}
+
+
 @guarded
 def run_bid(args: argparse.Namespace) -> int:
     options = option_values(args)
+    request = _hand_option(args)
+    what = f", {args.deals} deals" if args.deals else ""
+    count = iter(range(1, 1 << 62))
 
     def handle(data: Any) -> tuple[dict, Callable[[], str]]:
-        return bid_record(data, timeout=args.timeout, with_deals=args.with_deals, **options)
+        # The progress line is drawn while a hand is worked on, gone before its answer.
+        with working(f"t42 bid: hand {next(count)}{what}", args.progress):
+            return bid_record(data, timeout=args.timeout, with_deals=args.with_deals,
+                              **options)
 
-    records = [Record(None, {"hand": args.tiles})] if args.tiles else read_records(None)
+    if request is not None:
+        records: Any = [Record(None, request)]
+    else:
+        records = [Record(None, {"hand": args.tiles})] if args.tiles else read_records(None)
     return run_records(records, args.json, handle)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
@@ -111,10 +113,26 @@ def records_of(raw: bytes) -> list[Record]:
         return _lines(raw, Record(None, error=exc))  # judged line by line
     if not text.strip():
         raise InputError("no input: give a position file, or JSON on standard input")
+    if not text.lstrip().startswith(("{", "[")):
+        from ..game.quick import looks_like_diagram  # not JSON: only then
+        if looks_like_diagram(text):
+            return _diagram_records(text)
     try:
         return [_record(None, parse_json(text, "position"))]
     except PositionError as exc:
         return _lines(raw, Record(None, error=exc))
+
+
+def _diagram_records(text: str) -> list[Record]:
+    """The positions of text diagrams (as `t42 solve` prints them): one record each."""
+    from ..game.quick import parse_diagrams
+    try:
+        positions = parse_diagrams(text)
+    except PositionError as exc:
+        return [Record(None, error=exc)]
+    if len(positions) == 1:
+        return [Record(None, positions[0])]
+    return [Record(i, data) for i, data in enumerate(positions, 1)]
 
 
 def _lines(raw: bytes, whole: Record) -> list[Record]:
@@ -343,3 +361,58 @@ def count_records(path: str | None) -> int | None:
             return sum(1 for line in f if not blank_line(line))
     except OSError:
         return None
+
+
+#: Seconds a command works before its progress line appears on a terminal; the
+#: environment variable of that name overrides it (0: at once, as the tests ask).
+PROGRESS_DELAY = 1.0
+PROGRESS_DELAY_ENV = "T42_PROGRESS_DELAY"
+#: Seconds between two refreshes of the progress line.
+PROGRESS_REFRESH = 0.2
+
+
+def progress_delay() -> float:
+    value = os.environ.get(PROGRESS_DELAY_ENV)
+    if value:
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            pass
+    return PROGRESS_DELAY
+
+
+@contextmanager
+def working(label: str, enabled: bool = True) -> Iterator[None]:
+    """Show ``label`` and the time spent on stderr while the block runs, once it has run
+    for `progress_delay` seconds, and only when stderr is a terminal (tqdm draws it); the
+    line is cleared when the block ends."""
+    if not (enabled and sys.stderr.isatty()):
+        yield
+        return
+    done = threading.Event()
+
+    def draw() -> None:
+        if done.wait(progress_delay()):
+            return
+        import shutil
+
+        from tqdm import tqdm  # only when drawn: not every start pays for its import
+        # A terminal that reports no size (a fresh pseudo-terminal) counts as 80 x 24:
+        # tqdm would draw nothing.
+        size = shutil.get_terminal_size()
+        bar = tqdm(total=None, desc=label, file=sys.stderr, leave=False,
+                   bar_format="{desc}: {elapsed} elapsed", ncols=size.columns,
+                   nrows=size.lines)
+        try:
+            while not done.wait(PROGRESS_REFRESH):
+                bar.refresh()
+        finally:
+            bar.close()
+
+    thread = threading.Thread(target=draw, name="t42-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join(timeout=max(1.0, PROGRESS_REFRESH * 5))

@@ -13,21 +13,29 @@ from ..game.jsondoc import parse_json
 from ..game.view import View
 from ..hidden.dealer import Dealer
 from ..hidden.deals import count_deals, iter_deals, iter_sample_deals, tile_probabilities
-from .common import EXIT_BAD_INPUT, EXIT_OK, emit_json, error_line, guarded, read_records
+from ..game.quick import QuickInput, parse_contract, parse_seat, quick_view, read_subject
+from .common import (EXIT_BAD_INPUT, EXIT_OK, InputError, Record, emit_json, error_line,
+                     guarded, read_bytes, read_records)
+from .quick_options import AUCTION_HELP, DIAGRAM_HELP, PLAYS_HELP
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "deal", help="random deals, or the deals consistent with a view",
-        description="Without --view: random deals as JSON Lines, every deal that meets the "
-                    "constraints equally likely. With --view: deals consistent with a seat's "
-                    "view (SPEC.md), drawn uniformly (--count), all of them (--all), or their "
-                    "number and where each unseen tile lies (--stats).")
+        description="Without a view: random deals as JSON Lines, every deal that meets the "
+                    "constraints equally likely. With a view (--view FILE: a view, or a "
+                    "position, hand or game record, or a diagram, seen by --seat, default "
+                    "the seat to move; or the quick options --seat, --hand, --contract, "
+                    "--plays, e.g. t42 deal --seat E --hand E=66,65,64,50,41,32,00 "
+                    "--contract W:fours:30 --plays 11,22 --stats): deals consistent with "
+                    "the seat's view (SPEC.md), drawn uniformly (--count), all of them "
+                    "(--all), or their number and where each unseen tile lies (--stats).")
     p.add_argument("--seed", type=int, default=None,
                    help="random seed (the same seed gives the same deals; default: fresh)")
     p.add_argument("--count", type=int, default=1, help="how many deals (default 1)")
     p.add_argument("--view", metavar="FILE",
-                   help="a view JSON file or JSON Lines of views ('-' for stdin)")
+                   help="a view JSON file or JSON Lines of views, positions or records, or "
+                        "a diagram ('-' for stdin), e.g. --view examples/view.json")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--all", action="store_true", help="with --view: every consistent deal")
     what.add_argument("--stats", action="store_true",
@@ -37,15 +45,30 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", default="42", help="42 (default) or moon")
     p.add_argument("--players", type=int, default=None, help="Moon: 3 (default) or 4")
     p.add_argument("--hand", action="append", default=[], metavar="SEAT=TILES",
-                   help="tiles a seat must hold, e.g. N=6-6,6-5 (repeatable; up to 7)")
+                   help="tiles a seat must hold, e.g. N=6-6,6-5 (repeatable; up to 7); with "
+                        "--seat, the viewer's 7 tiles, e.g. --hand E=66,65,64,50,41,32,00")
     p.add_argument("--trump", help="the declaration whose trumps --min/--max-trumps count")
     for name in ("min-trumps", "max-trumps", "min-doubles", "max-doubles"):
         p.add_argument(f"--{name}", action="append", default=[], metavar="SEAT=N",
                        help=f"{name.replace('-', ' ')} in a seat's hand (repeatable)")
-    p.add_argument("--contract", metavar="JSON",
-                   help="print positions under this contract (SPEC JSON, e.g. "
+    p.add_argument("--contract", metavar="D:DECL:BID",
+                   help="print positions under this contract (e.g. N:sixes:30, or SPEC JSON "
                         "'{\"declarer\": \"N\", \"trump\": \"sixes\", \"bid\": 30}') instead of "
-                        "bare deals")
+                        "bare deals; with --seat, the view's contract")
+    g = p.add_argument_group("a view in quick notation (instead of --view)")
+    g.add_argument("--seat", help="the seat whose view it is, e.g. --seat E (with --view: "
+                                  "the viewer of a position or record, default the seat to "
+                                  "move)")
+    g.add_argument("--plays", metavar="TILES", help=PLAYS_HELP)
+    g.add_argument("--auction", metavar="CALLS", help=AUCTION_HELP)
+    g.add_argument("--widow", metavar="TILE", help="three-player Moon declarer's view: the "
+                   "widow, e.g. --widow 3-2 (with --discard)")
+    g.add_argument("--discard", metavar="TILE", help="with --widow: the declarer's discard, "
+                   "e.g. --discard 2-1")
+    g.add_argument("--diagram", metavar="FILE", help=DIAGRAM_HELP)
+    p.add_argument("--at", type=int, metavar="N",
+                   help="with a view: its position after the first N plays (a hand record's "
+                        "plays cut there), e.g. --view examples/hands.jsonl --seat N --at 4")
     p.set_defaults(run=run_deal)
 
 
@@ -99,14 +122,24 @@ def build_dealer(args: argparse.Namespace) -> Dealer:
 def run_deal(args: argparse.Namespace) -> int:
     if args.count < 0:
         raise PositionError("--count", f"must be at least 0, not {args.count}", "INVALID_VALUE")
+    quick = [f"--{name}" for name in ("plays", "auction", "widow", "discard", "diagram")
+             if getattr(args, name) is not None]
     if args.view is not None:
-        return run_view_deals(args)
-    if args.all or args.stats:
-        raise PositionError("--view", "--all and --stats need a view", "MISSING_FIELD")
+        mixed = quick + (["--hand"] if args.hand else []) + \
+            (["--contract"] if args.contract is not None else [])
+        if mixed:
+            raise InputError(f"{mixed[0]}: cannot be combined with --view ({args.view}): give "
+                             "the view either as a file or with the quick options")
+        return run_view_deals(args, read_records(args.view))
+    if args.seat is not None or quick:
+        return run_view_deals(args, [Record(None, quick_view(_quick_input(args)))])
+    if args.all or args.stats or args.at is not None:
+        option = "--at" if args.at is not None else "--all and --stats"
+        raise PositionError("--view", f"{option} need a view", "MISSING_FIELD")
     dealer = build_dealer(args)
     contract = None
     if args.contract is not None:
-        contract = parse_json(args.contract, "--contract")
+        contract = _contract(args.contract)
     write = sys.stdout.write
     for deal in dealer.deals(args.count, args.seed):
         if contract is None:
@@ -117,25 +150,47 @@ def run_deal(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run_view_deals(args: argparse.Namespace) -> int:
-    """Each view of the input: its deals or its stats; a bad view costs only its own line."""
+def _contract(text: str) -> dict:
+    """--contract: SPEC JSON, or the quick notation (N:sixes:30)."""
+    if text.lstrip().startswith("{"):
+        return parse_json(text, "--contract")
+    return parse_contract(text)
+
+
+def _quick_input(args: argparse.Namespace) -> QuickInput:
+    diagram = read_bytes(args.diagram).decode("utf-8", "replace") \
+        if args.diagram is not None else None
+    return QuickInput(hands=args.hand, contract=_contract(args.contract)
+                      if args.contract is not None else None, plays=args.plays,
+                      game=args.game.lower(), players=args.players, widow=args.widow,
+                      discard=args.discard, seat=args.seat, auction=args.auction,
+                      diagram=diagram)
+
+
+def run_view_deals(args: argparse.Namespace, records: Iterable[Record]) -> int:
+    """Each view of the input: its deals or its stats; a bad view costs only its own line.
+    A position or record stands for the view of --seat (default: the seat to move); its
+    id and meta are kept in each answer."""
     status = EXIT_OK
     rng = random.Random(args.seed)
-    for record in read_records(args.view):
+    seat = parse_seat(args.seat, "--seat") if args.seat is not None else None
+    for record in records:
         try:
             if record.error is not None:
                 raise record.error
-            view = View(record.data)
+            subject = read_subject(record.data).at(args.at)
+            view = View(subject.view_json(seat))
             if args.stats:
-                out: Iterable[dict[str, Any]] = [{"count": count_deals(view),
-                                                  "tile_probabilities": tile_probabilities(view)}]
+                out: Iterable[dict[str, Any]] = [subject.with_extras(
+                    {"count": count_deals(view), "tile_probabilities": tile_probabilities(view)})]
             elif args.all:
                 if count_deals(view) > args.limit:
                     raise PositionError("view", f"{count_deals(view)} consistent deals, more "
                                         f"than --limit {args.limit}", "TOO_MANY_DEALS")
-                out = (deal.to_json() for deal in iter_deals(view))
+                out = (subject.with_extras(deal.to_json()) for deal in iter_deals(view))
             else:
-                out = (deal.to_json() for deal in iter_sample_deals(view, args.count, rng))
+                out = (subject.with_extras(deal.to_json())
+                       for deal in iter_sample_deals(view, args.count, rng))
         except PositionError as exc:
             status = EXIT_BAD_INPUT
             emit_json({"error": exc.to_json()})

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 import itertools
-from typing import Callable
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from ..game.errors import PositionError
+from ..game.quick import parse_seat, read_subject
 from ..game.view import View
 from ..hidden.deals import MAX_ENUMERATION_LIMIT
 from ..hidden.hint import (DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, MAX_DEALS, OBJECTIVES, Hint,
                            as_view, check_options, hint)
 from ..hidden.inference import MODES as INFERENCE_MODES
-from .common import InputError, guarded, inference_line, read_records, run_records
+from .common import InputError, guarded, inference_line, run_records, working
+from .quick_options import add_position_options, view_records
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,8 +24,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "plays so far): every legal move scored double dummy over "
                                    "the consistent deals (all of them when there are at most "
                                    "--enumerate-limit, else a seeded uniform sample): mean "
-                                   "value, P(make), P(best), and the best move.")
-    p.add_argument("file", nargs="?", help="view JSON, or JSON Lines of views (default: stdin)")
+                                   "value, P(make), P(best), and the best move. The input is "
+                                   "a view, a position, hand or game record or diagram (the "
+                                   "view of --seat, default the seat to move), or the quick "
+                                   "options, e.g. t42 hint --seat E --hand "
+                                   "E=66,65,64,50,41,32,00 --contract W:fours:30 --plays 11,22")
+    p.add_argument("file", nargs="?", help="view JSON, or JSON Lines of views, positions or "
+                                           "records, or a diagram (default: stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per view")
     p.add_argument("--deals", type=int, default=DEFAULT_DEALS,
                    help=f"deals to sample when there are too many to score all, "
@@ -50,6 +58,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "plays, or both (default off)")
     p.add_argument("--svg", metavar="FILE", help="also draw each view as SVG, its legal tiles "
                    "labelled with P(make) and mean (the n-th of several: FILE-n.svg)")
+    p.add_argument("--any-seat", action="store_true",
+                   help="a seat that is not to move gets an answer without moves that names "
+                        "the seat to move (exit 0) instead of an error, e.g. t42 hint "
+                        "--any-seat --seat N examples/deal.json")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress line, e.g. t42 hint --no-progress examples/view.json"
+                        " (the line is drawn on stderr only "
+                        "when that is a terminal, once a hint has taken T42_PROGRESS_DELAY "
+                        "seconds, default 1)")
+    add_position_options(p, view=True, at=True)
     p.set_defaults(run=run_hint)
 
 
@@ -59,6 +77,10 @@ def _pct(x: float) -> str:
 
 def format_hint(h: Hint) -> str:
     """A table of moves, best first, with the counts and the method."""
+    if h.viewer is not None:
+        now = "the hand is over" if h.to_move is None else f"{h.to_move} is"
+        return (f"{h.viewer} is not to move ({now}): no move to make now; "
+                f"{h.count:,} consistent deals ({h.side} side)")
     if h.method == "enumerated":
         head = f"{h.count:,} consistent deals, every one scored"
     else:
@@ -97,19 +119,22 @@ def hint_record(data, *, deals: int = DEFAULT_DEALS,
                 seed: int | None = None, adaptive: bool = False, max_deals: int | None = None,
                 examples: int = 0, timeout: float | None = None, threads: int | None = None,
                 picture: Callable[[View, Hint], None] | None = None,
-                inference: str | None = None
+                inference: str | None = None, seat: str | None = None,
+                any_seat: bool = False, at: int | None = None
                 ) -> tuple[dict, Callable[[], str]]:
-    """One view: (JSON answer, its text's renderer), for `t42 hint` and `t42 batch hint`.
+    """One view (or position, hand or game record: the view of ``seat``, default the
+    seat to move): (JSON answer, its text's renderer), for `t42 hint` and `t42 batch hint`.
 
     ``picture`` is called with the view and its hint (`t42 hint --svg`).
     """
-    view = as_view(data)  # parsed once, for the hint and its picture
+    subject = read_subject(data).at(at)
+    view = as_view(subject.view_json(seat))  # parsed once, for the hint and its picture
     h = hint(view, deals=deals, enumerate_limit=enumerate_limit, objective=objective,
              seed=seed, adaptive=adaptive, max_deals=max_deals, examples=examples,
-             timeout=timeout, threads=threads, inference=inference)
-    if picture is not None:
+             timeout=timeout, threads=threads, inference=inference, any_seat=any_seat)
+    if picture is not None and h.viewer is None:
         picture(view, h)
-    return h.to_json(), lambda: format_hint(h)
+    return subject.with_extras(h.to_json()), lambda: format_hint(h)
 
 
 def check_option_values(args: argparse.Namespace) -> None:
@@ -120,6 +145,18 @@ def check_option_values(args: argparse.Namespace) -> None:
                       max_deals=args.max_deals, examples=args.examples, timeout=args.timeout)
     except PositionError as exc:
         raise InputError(f"--{exc.field.replace('_', '-')}: {exc.reason}") from None
+
+
+@contextmanager
+def _pointing_to_any_seat() -> Iterator[None]:
+    """A viewer not to move: the error says how to get an answer anyway."""
+    try:
+        yield
+    except PositionError as exc:
+        if exc.code != "NOT_TO_MOVE":
+            raise
+        raise PositionError(exc.field, f"{exc.reason}; --any-seat answers anyway",
+                            exc.code) from None
 
 
 @guarded
@@ -134,11 +171,19 @@ def run_hint(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise InputError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
 
-    def handle(data):
-        return hint_record(data, deals=args.deals, enumerate_limit=args.enumerate_limit,
-                           objective=args.objective, seed=args.seed, adaptive=args.adaptive,
-                           max_deals=args.max_deals, examples=args.examples,
-                           timeout=args.timeout, picture=picture if args.svg else None,
-                           inference=args.inference)
+    seat = parse_seat(args.seat, "--seat") if args.seat is not None else None
+    records = view_records(args, args.file)
+    count = itertools.count(1)
 
-    return run_records(read_records(args.file), args.json, handle)
+    def handle(data):
+        # The progress line is drawn while a view is worked on, gone before its answer.
+        with working(f"t42 hint: view {next(count)}", args.progress), _pointing_to_any_seat():
+            return hint_record(data, deals=args.deals, enumerate_limit=args.enumerate_limit,
+                               objective=args.objective, seed=args.seed,
+                               adaptive=args.adaptive, max_deals=args.max_deals,
+                               examples=args.examples, timeout=args.timeout,
+                               picture=picture if args.svg else None,
+                               inference=args.inference, seat=seat, any_seat=args.any_seat,
+                               at=args.at)
+
+    return run_records(records, args.json, handle)

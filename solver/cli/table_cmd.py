@@ -6,8 +6,10 @@ import argparse
 from typing import Callable
 
 from ..game.position import SEATS
+from ..game.quick import is_game_record
 from ..search.table import MARK_DECLARATIONS, POINT_DECLARATIONS, DealTable, solve_deal
-from .common import guarded, read_records, run_records
+from .common import guarded, run_records
+from .quick_options import add_position_options, position_records, subject_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,10 +17,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Double-dummy table of a 42 deal: the declaring side's "
                                    "points for every declaration and declarer (declarer "
                                    "leading), whether each seat makes nello and sevens, and "
-                                   "each seat's best declaration and highest bid made.")
+                                   "each seat's best declaration and highest bid made. The "
+                                   "input is a deal, a position, a hand or game record (its "
+                                   "id and meta kept; a game record: its last hand with a "
+                                   "contract), a diagram, or the quick options, e.g. t42 table "
+                                   "--hand N=63,62,60,54,53,52,22 --hand E=66,65,64,50,41,32,00 "
+                                   "--hand S=61,44,42,31,30,21,10 --hand W=55,51,43,40,33,20,11")
     p.add_argument("file", nargs="?", help="deal JSON ({\"hands\": ...}; a position's contract "
                                            "is ignored), or JSON Lines (default: stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per deal")
+    add_position_options(p)
     p.set_defaults(run=run_table)
 
 
@@ -51,11 +59,20 @@ def format_table(table: DealTable) -> str:
 
 
 def table_record(data, *, threads: int | None = None) -> tuple[dict, Callable[[], str]]:
-    """One deal: (JSON answer, its text's renderer), for `t42 table` and `t42 batch table`."""
+    """One deal: (JSON answer, its text's renderer), for `t42 table` and `t42 batch table`.
+    A record (a hand record with an id or meta, or whose plays are complete and hands left
+    out; a game record: its last hand with a contract) stands for its deal as dealt."""
+    if is_game_record(data) or (isinstance(data, dict) and "contract" in data and (
+            "hands" not in data or "id" in data or "meta" in data)):
+        subject = subject_of(data, "table")
+        assert subject.position is not None
+        data = {**subject.position, **subject.extras}
+        data.pop("plays", None)
     table = solve_deal(data, threads=threads)
     return table.to_json(), lambda: format_table(table)
 
 
 @guarded
 def run_table(args: argparse.Namespace) -> int:
-    return run_records(read_records(args.file), args.json, table_record)
+    return run_records(position_records(args, args.file, need_contract=False), args.json,
+                       table_record)

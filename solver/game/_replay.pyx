@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Positions read fast: the SPEC dict checked and its plays replayed with C arrays.
+"""Positions read fast: the position JSON dict checked and its plays replayed with C arrays.
 
 `read(position, data)` fills a new `solver.game.position.Position` from the usual
 shape of a valid position (exact dicts, lists and strings: what JSON text

@@ -1,4 +1,4 @@
-"""The auction of a hand (SPEC "Auction, hands and games"): calls, whose turn, the
+"""The auction of a hand (docs/rules/texas42.md, docs/rules/moon.md): calls, whose turn, the
 legal calls, the winner, and what the winner may declare.
 
 A game's house rules are a `GameRules` (read from a game record's ``rules``
@@ -49,7 +49,7 @@ SPECIAL_CALLS: dict[str, tuple[int, int, str | None]] = {
 CALL_WORDS = (PASS,) + tuple(SPECIAL_CALLS)
 
 #: The house options of each game: name -> (accepted values, default). The default is
-#: the first rule SPEC names; the other values are the variants.
+#: the rule docs/rules/ gives first; the other values are the variants.
 OPTIONS: dict[str, dict[str, tuple[tuple[Any, ...], Any]]] = {
     "42": {
         "all_pass": (("forced", "reshake"), "forced"),
@@ -73,7 +73,28 @@ DOUBLES_OPTION_DECLARATIONS = ("follow-me", "nello")
 
 @dataclass(frozen=True)
 class GameRules:
-    """A game's kind (42, Moon for 3 or 4) and its house options (SPEC names them)."""
+    """A game's kind (42, Moon for 3 or 4) and its house options
+    (docs/rules/texas42.md and docs/rules/moon.md describe them).
+
+    Read from a game record's ``rules`` object by `read_rules`; the defaults
+    are the standard rules.
+
+    Attributes:
+        game: ``"42"`` or ``"moon"``.
+        players: 4, or 3 for three-player Moon.
+        all_pass: When every seat passes: ``"forced"`` (the shaker must bid)
+            or ``"reshake"`` (the hand is thrown in).
+        splash: Whether splash is allowed (42).
+        nello_min_marks: The marks a nello bid needs (42; 2 by default).
+        min_bid: Moon's lowest bid in tricks (4 by default).
+        score: Moon's score: ``"points"`` (to 21) or ``"marks"`` (to 7).
+        given: The options the record gave, written back as given.
+
+    >>> from solver import read_rules
+    >>> rules = read_rules({"splash": True}, "42", 4)
+    >>> rules.splash, rules.target, rules.score_keys
+    (True, 7, ('NS', 'EW'))
+    """
 
     game: str = "42"
     players: int = 4
@@ -87,14 +108,17 @@ class GameRules:
 
     @property
     def seats(self) -> tuple[int, ...]:
+        """The seat indices that play (0..3, or 0..2)."""
         return tuple(range(self.players))
 
     @property
     def three_handed(self) -> bool:
+        """Three-player Moon."""
         return self.players == 3
 
     @property
     def partnerships(self) -> bool:
+        """Four players in two sides (N-S, E-W)."""
         return self.players == 4
 
     @property
@@ -117,15 +141,36 @@ class GameRules:
         return ("NS", "EW")[seat % 2] if self.partnerships else SEATS[seat]
 
     def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in turn."""
         return (seat + 1) % self.players
 
     def to_json(self) -> dict:
+        """The ``rules`` object as the record gave it."""
         return dict(self.given)
 
 
-def read_rules(raw: object, game: str, players: int, where: str = "rules") -> GameRules:
+def read_rules(raw: Mapping[str, Any] | None, game: str, players: int,
+               where: str = "rules") -> GameRules:
     """The ``rules`` object of a game record: only the options of ``game``, each a value
-    it accepts (`OPTIONS`)."""
+    it accepts (`OPTIONS`).
+
+    Args:
+        raw: The house options (docs/formats.md), or None for the defaults.
+        game: ``"42"`` or ``"moon"``.
+        players: 4, or 3 for three-player Moon.
+        where: The field path of ``raw``, for errors.
+
+    Returns:
+        The `GameRules`.
+
+    Raises:
+        PositionError: An option ``game`` does not take, or a value it does not
+            accept (``INVALID_OPTION``).
+
+    >>> from solver import read_rules
+    >>> read_rules({"min_bid": 5, "score": "marks"}, "moon", 3).target
+    7
+    """
     if raw is None:
         return GameRules(game, players)
     if not isinstance(raw, Mapping):
@@ -148,7 +193,15 @@ def read_rules(raw: object, game: str, players: int, where: str = "rules") -> Ga
 
 def marks_of(bid: int, game: str = "42") -> int:
     """What a bid is worth when made (and costs when set): 1 mark up to 42, k marks for
-    42*k; Moon: the bid itself (21 when shooting the moon)."""
+    42*k; Moon: the bid itself (21 when shooting the moon).
+
+    Args:
+        bid: The bid.
+        game: ``"42"`` or ``"moon"``.
+
+    >>> marks_of(84), marks_of(35)
+    (2, 1)
+    """
     if game == "moon":
         return bid
     return max(1, bid // ONE_MARK)
@@ -162,7 +215,16 @@ def top_marks_over(highest: int | None) -> int:
 
 
 def bids_over(rules: GameRules, highest: int | None, may_shoot: bool = True) -> tuple[int, ...]:
-    """The bids higher than ``highest`` that the ladder allows (no special calls)."""
+    """The bids higher than ``highest`` that the ladder allows (no special calls).
+
+    Args:
+        rules: The game and its house options (Moon's lowest bid).
+        highest: The highest bid so far; None: none.
+        may_shoot: Whether 21 (shooting the moon) is open to the caller.
+
+    >>> bids_over(GameRules(), 41)
+    (42, 84)
+    """
     if rules.game == "moon":
         ladder = tuple(range(rules.min_bid, MOON_TOP + 1)) + ((SHOOT,) if may_shoot else ())
         return tuple(b for b in ladder if highest is None or b > highest)
@@ -175,7 +237,23 @@ def legal_declarations(rules: GameRules, bid: int, kind: str = "standard") -> tu
     """What the auction's winner (the partner of a plunger or splasher) may name: a pip
     suit, doubles, follow-me, and in a 42 standard contract sevens (1 mark or more) and
     nello (``nello_min_marks``, 2 by default). Follow-me and nello (42) take the
-    ``doubles`` option too."""
+    ``doubles`` option too.
+
+    Args:
+        rules: The game and its house options.
+        bid: The winning bid (points 30..41 or marks as multiples of 42; Moon
+            tricks).
+        kind: ``"standard"``, ``"plunge"`` or ``"splash"``.
+
+    Returns:
+        Declaration names, pip suits first.
+
+    >>> from solver import GameRules, legal_declarations
+    >>> legal_declarations(GameRules(), 84)[-3:]
+    ('follow-me', 'nello', 'sevens')
+    >>> "nello" in legal_declarations(GameRules(), 42)
+    False
+    """
     if rules.game == "moon" or kind != "standard":
         return BASE_DECLARATIONS
     extra = tuple(name for name, need in sorted(EXTRA_DECLARATIONS_42.items())
@@ -191,13 +269,24 @@ def declaration_marks_needed(rules: GameRules, name: str) -> int:
 
 @dataclass(frozen=True)
 class Call:
-    """One call: the seat and its bid (a number, or ``pass``, ``plunge``, ``splash``)."""
+    """One call of an auction.
+
+    Attributes:
+        seat: The caller's seat index (0..3 for N, E, S, W).
+        bid: A number (points 30..41, marks as multiples of 42; Moon tricks or
+            21), or ``"pass"``, ``"plunge"``, ``"splash"``.
+
+    >>> from solver import Call
+    >>> Call(1, "plunge").amount, Call(1, "plunge").to_json()
+    (168, {'seat': 'E', 'bid': 'plunge'})
+    """
 
     seat: int
     bid: int | str
 
     @property
     def is_pass(self) -> bool:
+        """Whether the call is a pass."""
         return self.bid == PASS
 
     @property
@@ -214,6 +303,7 @@ class Call:
             else "standard"
 
     def to_json(self) -> dict:
+        """The call's JSON: ``{"seat": "N", "bid": ...}``."""
         return {"seat": SEATS[self.seat], "bid": self.bid}
 
 
@@ -228,9 +318,18 @@ def read_call_value(bid: object, where: str) -> int | str:
                         "or \"splash\")", "INVALID_VALUE")
 
 
-def read_call(call: object, where: str, seats: Sequence[str]) -> Call:
+def read_call(call: Mapping[str, Any], where: str, seats: Sequence[str]) -> Call:
     """One call's JSON, ``{"seat": "N", "bid": ...}``: its shape only (whether it is legal
-    is the `Auction`'s to say)."""
+    is the `Auction`'s to say).
+
+    Args:
+        call: The call's JSON (a mapping; anything else is bad input).
+        where: The call's field path, for errors (``auction[2]``).
+        seats: The seats of the game.
+
+    Raises:
+        PositionError: Not a call, an unknown seat or key, or not a bid.
+    """
     if not isinstance(call, Mapping):
         raise PositionError(where, "a call is an object {\"seat\": ..., \"bid\": ...}",
                             "INVALID_TYPE")
@@ -246,9 +345,23 @@ def read_call(call: object, where: str, seats: Sequence[str]) -> Call:
 class Auction:
     """The calls of one hand so far, each checked against the rules when made.
 
-    ``hands`` (seat -> tiles), when known, lets a plunge or splash be checked
-    against the caller's doubles; ``no_shoot`` holds the Moon seats that may not
-    bid 21 (their player or side is below zero).
+    Args:
+        rules: The game and its house options.
+        shaker: The shaker's seat index; the seat on its left calls first.
+        hands: Seat index -> tile numbers, when known: lets a plunge or splash
+            be checked against the caller's doubles.
+        no_shoot: The Moon seats that may not bid 21 (their player or side is
+            below zero).
+
+    Attributes:
+        calls: The calls made so far (`Call`).
+        top: The winning call so far, or None.
+
+    >>> from solver import Auction, Call, GameRules
+    >>> auction = Auction(GameRules(), shaker=0)
+    >>> auction.call(Call(1, "pass")); auction.call(Call(2, 30))
+    >>> auction.legal_calls()[:3], auction.next_seat
+    (('pass', 31, 32), 3)
     """
 
     def __init__(self, rules: GameRules, shaker: int,
@@ -272,16 +385,19 @@ class Auction:
 
     @property
     def is_over(self) -> bool:
+        """Every seat has called (or, in Moon, someone shot the moon)."""
         if self.top is not None and self.rules.game == "moon" and self.top.bid == SHOOT:
             return True
         return len(self.calls) == self.rules.players
 
     @property
     def next_seat(self) -> int | None:
+        """The seat to call, None once the auction is over."""
         return None if self.is_over else self.order[len(self.calls)]
 
     @property
     def highest(self) -> int | None:
+        """The highest bid so far (a plunge or splash as the bid it stands for)."""
         return None if self.top is None else self.top.amount
 
     @property
@@ -296,10 +412,12 @@ class Auction:
 
     @property
     def bid(self) -> int | None:
+        """The winning bid, once the auction is won."""
         return self.highest if self.winner is not None else None
 
     @property
     def kind(self) -> str:
+        """The contract kind of the winning call so far (``"standard"`` without one)."""
         return self.top.kind if self.top is not None else "standard"
 
     @property
@@ -416,13 +534,37 @@ class Auction:
     # ----------------------------------------------------------------- output
 
     def to_json(self) -> list[dict]:
+        """The auction JSON: the calls in order."""
         return [c.to_json() for c in self.calls]
 
 
-def read_auction(raw: object, rules: GameRules, shaker: int, where: str = "auction",
-                 hands: Mapping[int, Sequence[int]] | None = None,
+def read_auction(raw: Sequence[Mapping[str, Any]] | None, rules: GameRules, shaker: int,
+                 where: str = "auction", hands: Mapping[int, Sequence[int]] | None = None,
                  no_shoot: Iterable[int] = ()) -> Auction:
-    """An auction's JSON (a list of calls), each call read and checked in turn."""
+    """An auction's JSON (a list of calls), each call read and checked in turn.
+
+    Args:
+        raw: The calls, ``[{"seat": "E", "bid": "pass"}, ...]``; None: none yet.
+        rules: The game and its house options.
+        shaker: The shaker's seat index.
+        where: The field path of ``raw``, for errors (``auction[1].bid``).
+        hands: As for `Auction`.
+        no_shoot: As for `Auction`.
+
+    Returns:
+        The `Auction`, its calls made.
+
+    Raises:
+        PositionError: A call out of turn, not higher, a mark jump, ... naming
+            the call's field and a reason code.
+
+    >>> from solver import GameRules, read_auction
+    >>> calls = [{"seat": "E", "bid": "pass"}, {"seat": "S", "bid": 30},
+    ...          {"seat": "W", "bid": 31}, {"seat": "N", "bid": "pass"}]
+    >>> auction = read_auction(calls, GameRules(), shaker=0)
+    >>> auction.winner, auction.bid
+    (3, 31)
+    """
     if raw is None:
         raw = []
     if not isinstance(raw, list):

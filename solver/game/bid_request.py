@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence, Union
 
 from . import tiles as T
 # The bid ladder is the auction's (re-exported: bid advice imports these names from here).
@@ -23,17 +23,32 @@ from .rules import DOUBLES_OPTIONS, PIP_NAMES, parse_declaration
 
 #: Declarations whose value is points (42) or tricks (Moon): exact value per deal.
 POINT_DECLARATIONS: tuple[str, ...] = PIP_NAMES + ("doubles", "follow-me")
-#: Every declaration in SPEC table order (the last tie-break), then the two
+#: Every declaration in table order (the last tie-break), then the two
 #: contract kinds the partner names trump for.
 ORDER_42: tuple[str, ...] = POINT_DECLARATIONS + ("nello", "sevens", "plunge", "splash")
 ORDER_MOON: tuple[str, ...] = POINT_DECLARATIONS
+#: The ``auction`` of a bid request: the highest bid, or the calls so far (a bid, a
+#: call word such as ``"pass"``, or ``{"seat", "bid"}``), or None (no bid yet).
+AuctionLike = Union[int, str, Sequence[Union[int, str, Mapping[str, Any]]], None]
 KIND_DECLARATIONS = ("plunge", "splash")
 
 
 
 @dataclass(frozen=True)
 class BidRequest:
-    """The checked question: the hand, the table, the auction, the declarations."""
+    """The checked question: the hand, the table, the auction, the declarations
+    (`read_bid_request`).
+
+    Attributes:
+        game: ``"42"`` or ``"moon"``.
+        players: 4, or 3 for three-player Moon.
+        seat: The asking seat's index.
+        hand: Its seven tiles (tile numbers).
+        doubles: Where doubles rank (``"high"``, ``"low"``, ``"suit"``).
+        highest: The highest bid so far; None: none.
+        threshold: The P(make) a recommended bid must reach.
+        declarations: The declarations to consider, in table order.
+    """
 
     game: str
     players: int
@@ -197,8 +212,25 @@ def _parse_declarations(names: object, setup_game: str, hand: tuple[int, ...]
     return tuple(d for d in order if d in chosen)
 
 
-def read_bid_request(hand: object, seat: object, game: object, players: object, auction: object,
-           doubles: object, threshold: object, declarations: object) -> BidRequest:
+def read_bid_request(hand: Sequence[str] | str, seat: str, game: str, players: int | None,
+                     auction: AuctionLike, doubles: str, threshold: float,
+                     declarations: Sequence[str] | str | None) -> BidRequest:
+    """Check the question `advise` is asked, with the strictness of positions.
+
+    Args:
+        hand: The seven tiles (names, or one string of them separated by spaces).
+        seat: The seat holding them.
+        game: ``"42"`` or ``"moon"``.
+        players: 4, or 3 for three-player Moon; None: 4.
+        auction: The highest bid so far, or the calls so far in order.
+        doubles: Where doubles rank (``"high"``, ``"low"``, ``"suit"``).
+        threshold: The P(make) a recommended bid must reach, in (0, 1].
+        declarations: The declarations to consider; None: every one the hand may
+            bid.
+
+    Raises:
+        PositionError: A bad field, named (``hand``, ``auction[2].bid``, ...).
+    """
     game_name, n_players = _parse_game(game, 4 if players is None else players)
     seat_index = _parse_seat(seat, n_players)
     moon3 = game_name == "moon" and n_players == 3
@@ -221,6 +253,11 @@ def read_bid_request(hand: object, seat: object, game: object, players: object, 
 def bids_on_offer(declaration: str, game: str, highest: int | None) -> tuple[int, ...]:
     """The bids a declaration is scored for, given the highest bid so far (None: none).
 
+    Args:
+        declaration: The declaration's name.
+        game: ``"42"`` or ``"moon"``.
+        highest: The highest bid so far; None: none.
+
     42: 30..41 and 1 .. the highest allowed number of marks (2, or one more than the
     marks bid already); nello and sevens only the marks; plunge 4 marks and splash 2,
     or one mark over the highest bid. Moon: 4..7 and 21.
@@ -242,9 +279,16 @@ REQUEST_FIELDS = frozenset({"hand", "hands", "seat", "game", "players", "auction
 
 
 def request_from_json(data: Mapping[str, Any] | str) -> dict[str, Any]:
-    """The `advise` arguments of a JSON request: ``{"hand": [...], "seat": "N", ...}``
-    (any keyword of `advise` but the deadline), or a seat's view before the lead
-    (``{"seat": "E", "hands": {"E": [...]}, "auction": [...]}``)."""
+    """The `advise` arguments of a JSON request (docs/formats.md, "Bid request").
+
+    Args:
+        data: ``{"hand": [...], "seat": "N", ...}`` (any keyword of `advise` but
+            the deadline), or a seat's view before the lead (``{"seat": "E",
+            "hands": {"E": [...]}, "auction": [...]}``); a dict or JSON text.
+
+    Raises:
+        PositionError: An unknown field, no seat, or no hand.
+    """
     data = json_object(data, "request", "a bid request")
     for key in data:
         if key not in REQUEST_FIELDS:

@@ -1,5 +1,5 @@
-"""What a seat knows when it calls, declares or discards (SPEC "Bots, seats and what they
-see"): its own seven tiles, the game's rules, the shaker, the calls so far and the score;
+"""What a seat knows when it calls, declares or discards (docs/guides/players.md, bots):
+its own seven tiles, the game's rules, the shaker, the calls so far and the score;
 the three-player Moon declarer also the widow (and, once laid away, its discard).
 
 A `CallView` holds no other hand, so software handed one cannot look at the deal even by
@@ -24,12 +24,26 @@ DOUBLES_CHOICE = ("follow-me", "nello")
 
 @dataclass(frozen=True)
 class Declaration:
-    """A declarer's choice: the trump (a declaration name) and the doubles option."""
+    """A declarer's choice: the trump (a declaration name) and the doubles option.
+
+    What a bot answers when it is to declare (`next_action`).
+
+    Attributes:
+        trump: The declaration: a pip suit (``"sixes"``), ``"doubles"``,
+            ``"follow-me"``, ``"nello"`` or ``"sevens"`` (docs/rules/texas42.md).
+        doubles: ``"high"``, ``"low"`` or ``"suit"`` (follow-me and nello in 42
+            only; the others play doubles high).
+
+    >>> from solver import Declaration
+    >>> Declaration("nello", "low").contract_fields()
+    {'trump': 'nello', 'doubles': 'low'}
+    """
 
     trump: str
     doubles: str = "high"
 
     def contract_fields(self) -> dict[str, Any]:
+        """The contract JSON fields it sets: ``trump``, and ``doubles`` unless high."""
         out: dict[str, Any] = {"trump": self.trump}
         if self.doubles != "high":
             out["doubles"] = self.doubles
@@ -38,7 +52,30 @@ class Declaration:
 
 @dataclass(frozen=True)
 class CallView:
-    """One seat's knowledge between deal and opening lead (see the module docstring)."""
+    """One seat's knowledge between deal and opening lead: what a bot is handed
+    when it calls, declares or discards.
+
+    It holds no other hand, so software handed one cannot look at the deal even
+    by mistake. The calls are checked when it is made (`PositionError`).
+
+    Attributes:
+        seat: The seat's index (0..3 for N, E, S, W).
+        hand: Its seven tiles (tile numbers 0..27; `solver.game.tiles`).
+        rules: The game and its house options.
+        shaker: The shaker's seat index.
+        calls: The auction's calls so far.
+        score: The game score before this hand, by score key (``NS``/``EW`` or
+            the Moon players), as pairs.
+        widow: Three-player Moon, the declarer after the auction: the widow.
+        discard: ... and, once laid away, its discard.
+
+    >>> from solver import CallView, GameRules
+    >>> from solver.game import tiles as T
+    >>> hand = tuple(T.parse_tile(t, "hand") for t in "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split())
+    >>> view = CallView(seat=1, hand=hand, rules=GameRules(), shaker=0)
+    >>> view.action, view.legal_calls()[:3]
+    ('call', ('pass', 30, 31))
+    """
 
     seat: int
     hand: tuple[int, ...]
@@ -61,6 +98,7 @@ class CallView:
 
     @property
     def score_map(self) -> dict[str, int]:
+        """The score before this hand as a dict."""
         return dict(self.score)
 
     @property
@@ -80,6 +118,7 @@ class CallView:
 
     @property
     def highest(self) -> int | None:
+        """The highest bid so far (None: none)."""
         return self.auction().highest
 
     def legal_calls(self) -> tuple[int | str, ...]:
@@ -133,6 +172,7 @@ class CallView:
     # ----------------------------------------------------------------- output
 
     def to_json(self) -> dict:
+        """The seat's view JSON (its hand only), as `t42 arena` records it."""
         out: dict[str, Any] = {"seat": SEATS[self.seat]}
         if self.rules.game == "moon":
             out["game"] = "moon"
@@ -153,7 +193,18 @@ class CallView:
 def call_view(rules: GameRules, seat: int, hand: tuple[int, ...], shaker: int,
               calls: tuple[Call, ...] = (), score: Mapping[str, int] | None = None,
               widow: int | None = None, discard: int | None = None) -> CallView:
-    """A `CallView` from its parts (the score as a mapping)."""
+    """A `CallView` from its parts (the score as a mapping).
+
+    Args:
+        rules: The game and its house options.
+        seat: The seat's index.
+        hand: Its seven tiles (tile numbers).
+        shaker: The shaker's seat index.
+        calls: The auction's calls so far.
+        score: The game score before the hand, by score key; None: 0 each.
+        widow: Three-player Moon declarer: the widow.
+        discard: ... and its discard, once laid away.
+    """
     return CallView(seat, tuple(hand), rules, shaker, tuple(calls),
                     tuple(sorted((score or {}).items())), widow, discard)
 

@@ -22,7 +22,7 @@ SEATS = ("N", "E", "S", "W")
 SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
 KINDS = ("standard", "plunge", "splash")
 MOON_BIDS = (4, 5, 6, 7, 21)
-#: The fields of a contract (SPEC.md); any other is an error.
+#: The fields of a contract (docs/formats.md); any other is an error.
 CONTRACT_FIELDS = ("declarer", "trump", "bid", "kind", "doubles")
 #: Doubles a plunge or splash declarer must hold, and the default bid.
 DOUBLES_NEEDED = {"plunge": (4, 168), "splash": (3, 84)}
@@ -32,12 +32,28 @@ MOON3_SET = frozenset(t for t in range(T.N_TILES) if T.ENDS[t][1] != 0 or t == 0
 
 
 def partner(seat: int) -> int:
+    """The seat index across the table from ``seat`` (N-S, E-W)."""
     return (seat + 2) % 4
 
 
 @dataclass(frozen=True)
 class Contract:
-    """Declarer, declaration, bid, kind (standard/plunge/splash), doubles option."""
+    """A hand's contract: who declared what, for which bid (a position's ``contract``).
+
+    Attributes:
+        declarer: The declarer's seat index (0..3 for N, E, S, W).
+        declaration: The declaration's rules name and trump pip
+            (`solver.game.rules.Declaration`: ``name`` such as ``"fours"``,
+            ``"doubles"``, ``"nello"``; ``trump_pip`` 0..6 or None).
+        bid: In 42, points 30..41 or marks as multiples of 42 (42 one mark, 84
+            two); in Moon, tricks 4..7 or 21 to shoot the moon (docs/formats.md).
+        kind: ``"standard"``, ``"plunge"`` or ``"splash"``.
+        doubles: Where doubles rank: ``"high"``, ``"low"`` or ``"suit"``.
+
+    >>> from solver import Position
+    >>> Position(open("examples/deal.json").read()).contract.to_json()
+    {'declarer': 'W', 'trump': 'fours', 'bid': 30, 'kind': 'standard', 'doubles': 'high'}
+    """
 
     declarer: int
     declaration: Declaration
@@ -46,6 +62,7 @@ class Contract:
     doubles: str = "high"
 
     def to_json(self) -> dict:
+        """The contract JSON of docs/formats.md, every field spelled out."""
         return {
             "declarer": SEATS[self.declarer],
             "trump": self.declaration.name,

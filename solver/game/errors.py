@@ -77,10 +77,27 @@ def key_text(key: object) -> str:
 class PositionError(ValueError):
     """Bad input: names the field at fault, the reason, and a stable code.
 
-    ``field`` is a path into the SPEC JSON (``hands.N[3]``, ``contract.bid``,
-    ``plays[5]``); ``code`` is an upper-case reason code that clients can
-    rely on (``DUPLICATE_TILE``, ``ILLEGAL_PLAY``, ...). Both the field and the
-    reason are short: bad values are quoted by a prefix only.
+    Every reader of the package (positions, views, records, requests) raises it
+    for bad input; it is a ValueError. The codes are listed in docs/formats.md.
+
+    Args:
+        field: A path into the input JSON (``hands.N[3]``, ``contract.bid``,
+            ``plays[5]``).
+        reason: What is wrong, in words; bad values are quoted by a prefix only.
+        code: An upper-case reason code that clients can rely on
+            (``DUPLICATE_TILE``, ``ILLEGAL_PLAY``, ...).
+
+    Attributes:
+        field: As given (cut to 200 characters).
+        reason: As given (cut to 1,000 characters).
+        code: As given.
+
+    >>> from solver import Position, PositionError
+    >>> try:
+    ...     Position('{"hands": 1}')
+    ... except PositionError as error:
+    ...     print(error.field, error.code)
+    hands INVALID_TYPE
     """
 
     def __init__(self, field: str, reason: str, code: str = "INVALID_VALUE") -> None:
@@ -96,18 +113,43 @@ class PositionError(ValueError):
         return type(self), (self.field, self.reason, self.code), self.__dict__
 
     def to_json(self) -> dict:
+        """The error JSON of the faces: ``{"field", "reason", "code"}``."""
         return {"field": self.field, "reason": self.reason, "code": self.code}
 
 
 class SearchCancelled(RuntimeError):
-    """The search was stopped by its cancel token (deadline, cancel or node budget)."""
+    """The search was stopped by its cancel token (deadline, cancel or node budget).
+
+    Raised by every function that takes a ``token`` (`CancelToken`); it is a
+    RuntimeError and carries no partial answer.
+
+    >>> from solver import CancelToken, SearchCancelled, solve
+    >>> try:
+    ...     solve(open("examples/deal.json").read(), token=CancelToken(deadline=0))
+    ... except SearchCancelled as error:
+    ...     print(error)
+    search stopped before it finished
+    """
 
 
 class ArgumentError(ValueError):
     """A bad argument to the API (not bad input in a position): a cancel token's
     deadline or node budget, a transposition table size.
 
-    ``argument`` names the parameter, ``reason`` says what is wrong in words.
+    Args:
+        argument: The name of the parameter at fault.
+        reason: What is wrong, in words.
+
+    Attributes:
+        argument: As given.
+        reason: As given.
+
+    >>> from solver import ArgumentError, CancelToken
+    >>> try:
+    ...     CancelToken(node_budget=0)
+    ... except ArgumentError as error:
+    ...     print(error.argument)
+    node_budget
     """
 
     def __init__(self, argument: str, reason: str) -> None:

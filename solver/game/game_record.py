@@ -1,4 +1,4 @@
-"""Game records (SPEC "Game record (JSON)"): a game's hands, read, checked and scored.
+"""Game records (docs/formats.md, "Game record"): a game's hands, read, checked and scored.
 
 `GameRecord` reads a record with the strictness of a position: unknown keys,
 wrong types, an illegal call, a contract the auction did not produce, a
@@ -12,7 +12,7 @@ From a record: each hand's shaker, auction, contract, result (made, set, or
 None while it is played) and the score after it, the winner, what is next
 (``{"seat", "action": "call" | "declare" | "discard" | "play"}``) and the legal
 calls, declarations and plays there. A 42 hand may stop once its outcome is
-decided (SPEC: the contract has made, or cannot make whatever is played),
+decided (docs/rules/texas42.md: the contract has made, or cannot make whatever is played),
 when another hand follows it; the last hand of a record is the hand in play
 until every trick is played, so its result stays None until then.
 `to_json` writes the record back (canonical: tiles ``H-L``, calls in lower
@@ -25,19 +25,20 @@ from __future__ import annotations
 import json
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from . import tiles as T
 from .auction import (SEATS, Auction, GameRules, declaration_marks_needed, legal_declarations,
                       read_auction, read_rules)
-from .contract_layout import CONTRACT_FIELDS, KINDS, MOON3_SET, Contract
+from .contract_layout import CONTRACT_FIELDS, KINDS, MOON3_SET, Contract, _layout
 from .errors import PositionError, key_text, quoted
 from .jsondoc import check_keys, json_object
 from .position import Position, parse_game
-from .rules import parse_declaration
+from .rules import DOUBLES_OPTIONS, build_rules, parse_declaration
 from .score import HandScore, add, awards, outcome, winner, zero
 
-#: The fields of a game record and of one hand of it (SPEC.md); any other is an error.
+#: The fields of a game record and of one hand of it (docs/formats.md); any other is an
+#: error.
 RECORD_FIELDS = ("game", "players", "rules", "first_shaker", "hands", "id", "meta")
 HAND_FIELDS = ("hands", "widow", "auction", "contract", "plays")
 #: Moon's lowest bid as a position takes it (a record's ``min_bid`` may go lower).
@@ -56,7 +57,30 @@ def _within(prefix: str, rename: Mapping[str, str] | None = None) -> Iterator[No
 
 @dataclass
 class HandRecord:
-    """One hand of a game: its deal, auction, contract and plays, and what they scored."""
+    """One hand of a game: its deal, auction, contract and plays, and what they scored
+    (`GameRecord.hands`).
+
+    Attributes:
+        index: The hand's place in the game (0 first).
+        shaker: The shaker's seat index.
+        rules: The game and its house options.
+        deal: Seat index -> its seven tiles as dealt (tile numbers 0..27).
+        widow: Three-player Moon: the widow's tile number, else None.
+        auction: The hand's `Auction`.
+        contract: The contract, once declared (None before, or thrown in).
+        discard: Three-player Moon: the declarer's discard.
+        position: The hand's `Position` with its plays, once declared.
+        made: True made, False set, None not over (or thrown in).
+        finished: Played out, decided and followed by another hand, or thrown
+            in.
+        awarded: The marks (or Moon points) the hand gave, by score key.
+        score: The game's score after this hand, by score key.
+
+    >>> from solver import read_game
+    >>> hand = read_game(open("examples/game.json").read()).hands[0]
+    >>> hand.contract_json(), hand.made, hand.score
+    ({'declarer': 'N', 'trump': 'follow-me', 'bid': 38}, False, {'NS': 0, 'EW': 1})
+    """
 
     index: int
     shaker: int
@@ -77,10 +101,12 @@ class HandRecord:
 
     @property
     def thrown_in(self) -> bool:
+        """Every seat passed and the hand was thrown in (``all_pass: "reshake"``)."""
         return self.auction.thrown_in
 
     @property
     def plays(self) -> tuple[int, ...]:
+        """The tiles played so far (tile numbers), in order."""
         return self.position.plays if self.position is not None else ()
 
     def decided(self) -> bool | None:
@@ -107,6 +133,7 @@ class HandRecord:
         return None if seat is None else {"seat": seat, "action": "play"}
 
     def contract_json(self) -> dict | None:
+        """The contract JSON as a record writes it (defaults left out), or None."""
         c = self.contract
         if c is None:
             return None
@@ -121,6 +148,7 @@ class HandRecord:
         return out
 
     def to_json(self) -> dict:
+        """The hand record JSON, canonical (tiles ``H-L``)."""
         out: dict[str, Any] = {"hands": {SEATS[s]: [T.name_of(t) for t in tiles]
                                          for s, tiles in self.deal.items()}}
         if self.widow is not None:
@@ -139,7 +167,29 @@ class HandRecord:
 
 
 class GameRecord:
-    """A game (SPEC "Game record (JSON)"), read from a dict or JSON text and checked."""
+    """A game of 42 or Moon, read from its game record JSON (docs/formats.md) and
+    checked, with each hand scored.
+
+    Every bad field is a `PositionError` naming it (``hands[2].auction[1].bid``):
+    unknown keys, an illegal call, a contract the auction did not produce, an
+    illegal play, a hand after the game is won.
+
+    Args:
+        data: The game record: a dict, JSON text or bytes.
+
+    Attributes:
+        rules: The game and its house options.
+        first_shaker: The seat index of the first hand's shaker.
+        hands: Every hand (`HandRecord`), in order.
+        score: The score after the last hand, by score key (``NS``/``EW``, or
+            the three Moon players).
+        winner: The score key that won, or None while the game goes on.
+
+    >>> from solver import GameRecord
+    >>> record = GameRecord(open("examples/game.json").read())
+    >>> record.winner, record.score, len(record.hands)
+    ('EW', {'NS': 2, 'EW': 7}, 3)
+    """
 
     rules: GameRules
     first_shaker: int
@@ -184,6 +234,7 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str | bytes) -> "GameRecord":
+        """The same as ``GameRecord(data)``."""
         return cls(data)
 
     # ---------------------------------------------------------------- reading
@@ -193,6 +244,9 @@ class GameRecord:
         if not isinstance(raw, Mapping):
             raise PositionError(where, "a hand record must be a JSON object", "INVALID_TYPE")
         check_keys(raw, HAND_FIELDS, where, "a hand record")
+        if raw.get("hands") is None and raw.get("contract") is not None:
+            # A hand played out may leave out the deal: it is the tiles each seat played.
+            raw = {**raw, "hands": _deal_of_plays(raw, where, rules)}
         deal = _read_deal(raw.get("hands"), where, rules)
         widow = _read_widow(raw, where, rules, deal)
         no_shoot = [s for s in rules.seats if self.score[rules.key_of(s)] < 0] \
@@ -302,17 +356,21 @@ class GameRecord:
 
     @property
     def game(self) -> str:
+        """``"42"`` or ``"moon"``."""
         return self.rules.game
 
     @property
     def players(self) -> int:
+        """4, or 3 for three-player Moon."""
         return self.rules.players
 
     @property
     def is_over(self) -> bool:
+        """Whether the game is won."""
         return self.winner is not None
 
     def shaker_of_next_hand(self) -> int:
+        """The seat index that shakes the next hand (the shakes go round)."""
         if not self.hands:
             return self.first_shaker
         return self.rules.next_seat(self.hands[-1].shaker)
@@ -358,11 +416,12 @@ class GameRecord:
             return ()
         pos = self.hands[-1].position
         assert pos is not None
-        return tuple(T.name_of(t) for t in pos.legal_tiles())
+        return tuple(pos.legal_tiles())
 
     # ----------------------------------------------------------------- output
 
     def to_json(self) -> dict:
+        """The record JSON, canonical; reading it gives an equal record."""
         out: dict[str, Any] = {}
         if self.has_id:
             out["id"] = self.id
@@ -383,6 +442,7 @@ class GameRecord:
                 "score": dict(self.score), "winner": self.winner, "next": self.next_action()}
 
     def to_json_str(self) -> str:
+        """`to_json` as JSON text."""
         return json.dumps(self.to_json())
 
     def __eq__(self, other: object) -> bool:
@@ -433,6 +493,123 @@ def _read_deal(raw: object, where: str, rules: GameRules) -> dict[int, tuple[int
                           "bid": 30 if rules.game == "42" else _POSITION_MOON_LOW}}
     with _within(where):
         return dict(Position(dummy).hands)
+
+
+def hands_from_plays(game: str, players: int, contract: Mapping[str, Any], plays: list[str],
+                     where: str = "") -> dict[str, list[int]]:
+    """Seat -> the tiles it played, in order, for the ``plays`` of a hand under
+    ``contract``: who played each tile follows from the tiles alone (the leader, then
+    the order of play; each trick's winner leads the next). A seat that played all its
+    tiles is its hand; `complete_deal` fills in the rest when it can.
+
+    The plays' legality is not judged here (the position built from the deal is).
+
+    Args:
+        game: ``"42"`` or ``"moon"``.
+        players: 4, or 3 for three-player Moon.
+        contract: The hand's contract JSON (docs/formats.md).
+        plays: The tiles played, in order (a list of tile names).
+        where: Prefixes the fields of errors (``hands[2].``).
+
+    Raises:
+        PositionError: A contract or plays that cannot be read.
+    """
+    if not isinstance(contract, Mapping):
+        raise PositionError(f"{where}contract", "must be an object", "INVALID_TYPE")
+    if not isinstance(plays, list):
+        raise PositionError(f"{where}plays", "must be a list of tiles", "INVALID_TYPE")
+    decl = parse_declaration(contract.get("trump"), f"{where}contract.trump")
+    doubles = contract.get("doubles", "high")
+    kind = contract.get("kind", "standard")
+    if not isinstance(doubles, str) or doubles.lower() not in DOUBLES_OPTIONS:
+        raise PositionError(f"{where}contract.doubles", f"unknown option {quoted(doubles)} "
+                            "(high, low or suit)", "INVALID_OPTION")
+    if not isinstance(kind, str) or kind.lower() not in KINDS:
+        raise PositionError(f"{where}contract.kind", f"unknown kind {quoted(kind)} (standard, "
+                            "plunge or splash)", "UNKNOWN_KIND")
+    seats = SEATS[:players]
+    declarer = contract.get("declarer")
+    if declarer not in seats:
+        raise PositionError(f"{where}contract.declarer", f"unknown seat {quoted(declarer)} "
+                            f"(one of {', '.join(seats)})", "UNKNOWN_SEAT")
+    rules = build_rules(decl, doubles.lower())
+    active, _, _, leader, next_of = _layout(players == 3, decl.name == "nello",
+                                            SEATS.index(declarer), kind.lower())
+    played: dict[str, list[int]] = {SEATS[s]: [] for s in active}
+    seen: dict[int, int] = {}
+    trick: list[tuple[int, int]] = []
+    for i, raw in enumerate(plays):
+        tile = T.parse_tile(raw, f"{where}plays[{i}]")
+        if tile in seen:
+            raise PositionError(f"{where}plays[{i}]", f"{T.name_of(tile)} was already played "
+                                f"(plays[{seen[tile]}])", "DUPLICATE_TILE")
+        seen[tile] = i
+        if i >= 7 * len(active):
+            raise PositionError(f"{where}plays[{i}]", f"the hand is over after "
+                                f"{7 * len(active)} plays", "TOO_MANY_PLAYS")
+        seat = leader if not trick else next_of[trick[-1][0]]
+        trick.append((seat, tile))
+        played[SEATS[seat]].append(tile)
+        if len(trick) == len(active):
+            leader = trick[rules.winner_index([t for _, t in trick])][0]
+            trick = []
+    return played
+
+
+def complete_deal(hands: Mapping[str, Sequence[int]], played: Mapping[str, Sequence[int]],
+                  seats: Sequence[str], tile_set: Iterable[int], where: str = ""
+                  ) -> dict[str, list[int]]:
+    """Every seat's 7 tiles from the hands known and the tiles each seat played: a seat
+    that played 7 tiles held those; when one seat is still unknown and exactly 7 tiles
+    of ``tile_set`` are left, it held them (the nello partner, a hand of 28 plays given
+    three hands).
+
+    Args:
+        hands: The hands known, seat -> tile numbers.
+        played: The tiles each seat played (`hands_from_plays`).
+        seats: The seats of the game.
+        tile_set: The game's tiles (28, or 21 in three-player Moon).
+        where: Prefixes the fields of errors.
+
+    Raises:
+        PositionError: A seat whose hand cannot be known (``MISSING_FIELD``).
+    """
+    out = {s: list(hands[s]) for s in seats if s in hands}
+    for seat in seats:
+        if seat not in out and len(played.get(seat, ())) == 7:
+            out[seat] = sorted(played[seat], reverse=True)
+    missing = [s for s in seats if s not in out]
+    if len(missing) == 1:
+        used = {t for tiles in out.values() for t in tiles}
+        left = [t for t in tile_set if t not in used]
+        if len(left) == 7:
+            out[missing[0]] = sorted(left, reverse=True)
+            missing = []
+    if missing:
+        total = 7 * len(played)
+        raise PositionError(f"{where}hands.{missing[0]}", f"missing hand (give it, or all "
+                            f"{total} plays: the tiles each seat played are its hand)",
+                            "MISSING_FIELD")
+    return out
+
+
+def _deal_of_plays(raw: Mapping[str, Any], where: str,
+                   rules: GameRules) -> dict[str, list[str]]:
+    """The deal of a hand record without ``hands``: the tiles each seat played (three-player
+    Moon: the declarer's, less the widow, plus the discard)."""
+    contract = raw["contract"]
+    played = hands_from_plays(rules.game, rules.players, contract, raw.get("plays") or [],
+                              f"{where}.")
+    tile_set = sorted(MOON3_SET) if rules.three_handed else range(T.N_TILES)
+    hands = complete_deal({}, played, SEATS[:rules.players], tile_set, f"{where}.")
+    if rules.three_handed and isinstance(contract, Mapping) and "discard" in contract \
+            and raw.get("widow") is not None:
+        widow = T.parse_tile(raw["widow"], f"{where}.widow")
+        discard = T.parse_tile(contract["discard"], f"{where}.contract.discard")
+        held = hands[contract["declarer"]]
+        if widow != discard and widow in held:
+            held[held.index(widow)] = discard  # as dealt: before the widow was taken
+    return {s: [T.name_of(t) for t in tiles] for s, tiles in hands.items()}
 
 
 def _read_widow(raw: Mapping[str, Any], where: str, rules: GameRules,
@@ -513,8 +690,23 @@ def _check_against_auction(contract: Contract, auction: Auction, rules: GameRule
 
 
 def read_game(data: Mapping[str, Any] | str | bytes) -> GameRecord:
-    """A game record, read and checked (`GameRecord`)."""
+    """A game record, read and checked: the same as ``GameRecord(data)``.
+
+    Args:
+        data: The game record (docs/formats.md): a dict, JSON text or bytes.
+
+    Returns:
+        The `GameRecord`.
+
+    Raises:
+        PositionError: A bad record, naming the field at fault.
+
+    >>> from solver import read_game
+    >>> record = read_game(open("examples/game.json").read())
+    >>> record.is_over, [hand.made for hand in record.hands]
+    (True, [False, False, False])
+    """
     return GameRecord(data)
 
 
-__all__ = ["GameRecord", "HandRecord", "read_game"]
+__all__ = ["GameRecord", "HandRecord", "complete_deal", "hands_from_plays", "read_game"]

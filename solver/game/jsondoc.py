@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Mapping
+from typing import Any, Mapping, Union
 
 from ._plainjson import count_keys, is_plain, object_from_pairs
 from .errors import PositionError, key_text, quoted
+
+#: Any value JSON text can hold (a record's ``id`` is one, passed through unread).
+JSONValue = Union[None, bool, int, float, str, list, dict]
 
 #: Deepest nesting a document may have: a hand record (the deepest input) is 4
 #: levels deep (record.meta.auction[i].bid); the rest is headroom for ``id`` and ``meta``.

@@ -1,4 +1,4 @@
-"""Positions: the SPEC JSON parsed, validated and replayed.
+"""Positions: the position JSON (docs/formats.md) parsed, validated and replayed.
 
 A `Position` is immutable. Building one checks every field (raising
 `PositionError` with the field path and a reason code) and replays the
@@ -19,11 +19,11 @@ from ._replay import read as _read_fast
 from .contract_layout import (CONTRACT_FIELDS, DOUBLES_NEEDED, KINDS,  # noqa: F401
                               MOON3_SET, MOON_BIDS, SEAT_INDEX, SEATS, Contract,
                               ContractLayout, _layout, partner)
-from .errors import PositionError, key_text, quoted
+from .errors import ArgumentError, PositionError, key_text, quoted
 from .jsondoc import check_keys, json_object
 from .rules import LEAD
 
-#: The fields of a position (SPEC.md); any other is an error.
+#: The fields of a position (docs/formats.md); any other is an error.
 POSITION_FIELDS = ("game", "hands", "contract", "plays", "widow", "discard")
 
 
@@ -52,8 +52,69 @@ def _reject_hand_tile(tile: int, where: str, seen: dict[int, str]) -> None:
                         "three-player Moon (of the blanks only 0-0 stays)", "NOT_IN_TILE_SET")
 
 
+def _tile_text(tile: object, field: str) -> str:
+    """A tile given to the API as a name (any spelling the JSON accepts, checked by the
+    parser) or a tile number 0..27 (`Position.legal_ids`), as the JSON text to parse."""
+    if tile.__class__ is str:
+        return tile  # type: ignore[return-value]
+    if tile.__class__ is int and 0 <= tile < T.N_TILES:  # type: ignore[operator]
+        return T.NAMES[tile]  # type: ignore[index]
+    raise PositionError(field, f"unknown tile {quoted(tile)} (a name such as 6-4, or a tile "
+                        "number 0..27)", "UNKNOWN_TILE")
+
+
+def _seat_index(seat: object, seats: Sequence[int]) -> int:
+    """The index of ``seat`` (a letter N, E, S, W in any case, or an index 0..3), which
+    must be one of ``seats``; `ArgumentError` otherwise."""
+    if seat.__class__ is str and seat.upper() in SEAT_INDEX:  # type: ignore[attr-defined]
+        index = SEAT_INDEX[seat.upper()]  # type: ignore[attr-defined]
+    elif seat.__class__ is int:
+        index = seat  # type: ignore[assignment]
+    else:
+        raise ArgumentError("seat", f"unknown seat {quoted(seat)} (N, E, S or W)")
+    if index not in seats:
+        letters = ", ".join(SEATS[s] for s in seats)
+        raise ArgumentError("seat", f"{quoted(seat)} holds no hand here (one of {letters})")
+    return index
+
+
 class Position(ContractLayout):
-    """A deal, a contract and the plays so far; see SPEC.md for the JSON form."""
+    """A deal, a contract and the plays so far (the position JSON of docs/formats.md).
+
+    Building one checks every field and replays the plays, so that the seat to move,
+    the trick in progress and the points won so far are known. The public answers speak
+    as the JSON does, tiles as names ("6-4") and seats as letters: `to_json`,
+    `to_move`, `legal_tiles`, `hand`, `held`. `legal_ids` is the tile-number form of
+    `legal_tiles`, for code that works on numbers.
+
+    Args:
+        data (dict | str | bytes): The position JSON, as a dict or as text (str, or
+            bytes in UTF-8, UTF-16 or UTF-32).
+
+    Raises:
+        PositionError: For bad input, with the field path and a reason code.
+
+    Attributes:
+        game (str): ``"42"`` or ``"moon"``.
+        contract (Contract): The contract (its ``declarer`` is a seat index).
+        hands (dict[int, tuple[int, ...]]): Internal: seat index (0..3 for N, E, S, W)
+            -> the tile numbers (0..27) as dealt; `hand` gives the names.
+        plays (tuple[int, ...]): Internal: the tile numbers played; `to_json` gives the
+            names.
+        remaining (tuple[int, ...]): Internal: per seat index, the mask (bit ``t`` for
+            tile number ``t``) of the tiles still held; `held` gives the names.
+        trick (tuple[tuple[int, int], ...]): Internal: (seat index, tile number) of
+            each play of the trick in progress.
+        leader (int): Internal: the seat index that led (or leads) the trick.
+        widow (int | None): Internal: the Moon widow's tile number.
+        discard (int | None): Internal: the Moon discard's tile number.
+        points (int): Points (or tricks) the declaring side has won so far.
+        tricks_won (tuple[int, ...]): Tricks won so far, per seat index.
+        tricks_left (int): Tricks not yet complete (the one in progress included).
+
+    >>> Position(json.load(open("examples/deal.json"))).to_move
+    'W'
+    """
 
     game: str
     hands: dict[int, tuple[int, ...]]
@@ -77,8 +138,9 @@ class Position(ContractLayout):
 
     @property
     def completed_tricks(self) -> list[tuple[int, list[tuple[int, int]]]]:
-        """[(winner, [(seat, tile), ...])] for every trick played out: worked out when
-        first asked (few callers want it, and the fast reader does not build it)."""
+        """Internal: [(winner, [(seat, tile), ...])] for every trick played out, as seat
+        indices and tile numbers: worked out when first asked (few callers want it, and
+        the fast reader does not build it)."""
         done = self.__dict__.get("_completed")
         if done is None:
             done = self._completed = self._tricks()
@@ -90,8 +152,21 @@ class Position(ContractLayout):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str | bytes) -> "Position":
-        """Build a position from the SPEC JSON: a dict, or JSON text (str, or bytes in
-        UTF-8, UTF-16 or UTF-32)."""
+        """Build a position from its JSON (docs/formats.md), the same as ``Position(data)``.
+
+        Args:
+            data (dict | str | bytes): The position JSON, as a dict or as text (str, or
+                bytes in UTF-8, UTF-16 or UTF-32).
+
+        Returns:
+            Position: The position.
+
+        Raises:
+            PositionError: For bad input.
+
+        >>> Position.from_json(open("examples/deal.json").read()).contract.bid
+        30
+        """
         return cls(data)
 
     # ----------------------------------------------------------------- parsing
@@ -113,7 +188,8 @@ class Position(ContractLayout):
         if hands is None:
             raise PositionError("hands", "required", "MISSING_FIELD")
         if hands.__class__ is not dict and not isinstance(hands, Mapping):
-            raise PositionError("hands", "must be an object of seat -> list of tiles", "INVALID_TYPE")
+            raise PositionError("hands", "must be an object of seat -> list of tiles",
+                                "INVALID_TYPE")
         for key in hands:
             if key not in SEAT_INDEX:
                 raise PositionError(f"hands.{key_text(key)}", f"unknown seat {quoted(key)} "
@@ -208,7 +284,8 @@ class Position(ContractLayout):
             unplayed |= remaining[s]
         for _, t in trick:
             unplayed |= _BIT[t]
-        counted = sum(points for t, points in enumerate(rules.count) if points and unplayed >> t & 1)
+        counted = sum(points for t, points in enumerate(rules.count)
+                      if points and unplayed >> t & 1)
         self.available = self.tricks_left * rules.trick_points + counted
 
     def _tricks(self) -> list[tuple[int, list[tuple[int, int]]]]:
@@ -244,18 +321,93 @@ class Position(ContractLayout):
 
     @property
     def is_complete(self) -> bool:
+        """Whether every trick has been played (then `to_move` is None).
+
+        >>> Position(json.load(open("examples/deal.json"))).is_complete
+        False
+        """
         return self.tricks_left == 0
 
-    def legal_tiles(self) -> list[int]:
-        """Legal tiles (indices) of the seat to move."""
+    def legal_tiles(self) -> list[str]:
+        """The legal tiles of the seat to move, as names.
+
+        Returns:
+            list[str]: Tile names ("6-4") in tile order (0-0 first, 6-6 last); [] when
+                the hand is over. `legal_ids` gives the same tiles as numbers.
+
+        >>> Position(json.load(open("examples/deal.json"))).legal_tiles()
+        ['1-1', '2-0', '3-3', '4-0', '4-3', '5-1', '5-5']
+        """
+        return [T.NAMES[t] for t in self.legal_ids()]
+
+    def legal_ids(self) -> list[int]:
+        """The legal tiles of the seat to move, as tile numbers, for code that works on
+        numbers.
+
+        Returns:
+            list[int]: Tile numbers (0..27: ``H*(H+1)/2 + L`` for ``H-L``) in increasing
+                order; [] when the hand is over. `legal_tiles` is the same list as names.
+
+        >>> Position(json.load(open("examples/deal.json"))).legal_ids()
+        [2, 3, 9, 10, 13, 16, 20]
+        """
         seat = self.to_move_index
         if seat is None:
             return []
         ctx = LEAD if not self.trick else self.rules.lead_suit[self.trick[0][1]]
         return T.tiles_of(self.rules.legal_mask(self.remaining[seat], ctx))
 
+    def hand(self, seat: str | int) -> list[str]:
+        """The hand of a seat as dealt.
+
+        Args:
+            seat (str | int): A seat letter (N, E, S, W, any case) or index (0..3) of a
+                seat holding a hand (N, E and S in three-player Moon).
+
+        Returns:
+            list[str]: Its tile names, in the order of the JSON.
+
+        Raises:
+            ArgumentError: For any other seat.
+
+        >>> Position(json.load(open("examples/deal.json"))).hand("N")
+        ['6-3', '6-2', '6-0', '5-4', '5-3', '5-2', '2-2']
+        """
+        return [T.NAMES[t] for t in self.hands[_seat_index(seat, self.hands)]]
+
+    def held(self, seat: str | int) -> list[str]:
+        """The tiles a seat still holds: its hand as dealt less its plays.
+
+        Args:
+            seat (str | int): As for `hand`.
+
+        Returns:
+            list[str]: Tile names, in the order of the JSON.
+
+        Raises:
+            ArgumentError: For a seat holding no hand.
+
+        >>> Position(json.load(open("examples/deal.json"))).held("S")[:3]
+        ['6-1', '4-4', '4-2']
+        """
+        index = _seat_index(seat, self.hands)
+        mask = self.remaining[index]
+        return [T.NAMES[t] for t in self.hands[index] if mask >> t & 1]
+
     def makes(self, value: int, bid: int | None = None) -> bool:
-        """Whether a final double-dummy value makes the bid (the contract's by default)."""
+        """Whether a final double-dummy value makes the bid.
+
+        Args:
+            value (int): The declaring side's points (42) or tricks (Moon), or nello's
+                tricks, at the end of the hand.
+            bid (int | None): The bid to test; None: the contract's.
+
+        Returns:
+            bool: True when ``value`` makes ``bid``.
+
+        >>> Position(json.load(open("examples/deal.json"))).makes(30)
+        True
+        """
         threshold, at_least = self.make_target(bid)
         return value >= threshold if at_least else value < threshold
 
@@ -268,15 +420,32 @@ class Position(ContractLayout):
             return (7 if bid == 21 else bid), True
         return (bid if bid < 42 else 42), True
 
-    def with_plays(self, plays: list[int] | tuple[int, ...]) -> "Position":
-        """The same deal and contract with other plays (validated)."""
+    def with_plays(self, plays: Sequence[str | int]) -> "Position":
+        """The same deal and contract with other plays, validated as the JSON's are.
+
+        Args:
+            plays (Sequence[str | int]): Every play from the first, each a tile name
+                ("6-4", or any spelling the JSON accepts) or a tile number 0..27 (as
+                `legal_ids` and ``plays`` hold). An int is always a tile number here,
+                never the two-digit form 64 that the JSON also accepts.
+
+        Returns:
+            Position: A new position.
+
+        Raises:
+            PositionError: For a bad or illegal play (field ``plays[i]``).
+
+        >>> Position(json.load(open("examples/deal.json"))).with_plays(["5-5"]).to_move
+        'N'
+        """
         data = self.to_json()
-        data["plays"] = [T.name_of(t) for t in plays]
+        data["plays"] = [_tile_text(t, f"plays[{i}]") for i, t in enumerate(plays)]
         return Position(data)
 
     def with_hands(self, hands: Mapping[int, Sequence[int]],
                    remaining: Sequence[int] | None = None) -> "Position":
-        """The same contract and plays on other hands, without checking them.
+        """The same contract and plays on other hands, without checking them (internal:
+        tile numbers and seat indices).
 
         For dealers of many deals of one view: the caller guarantees that
         ``hands`` (seat index -> 7 tiles, the seats of this position) is a
@@ -304,7 +473,15 @@ class Position(ContractLayout):
     # ----------------------------------------------------------------- output
 
     def to_json(self) -> dict:
-        """The SPEC JSON of this position (tiles as H-L)."""
+        """The JSON of this position (docs/formats.md).
+
+        Returns:
+            dict: ``game`` (Moon only), ``hands``, ``contract``, ``plays`` and the Moon
+                ``widow`` and ``discard``, tiles as names "H-L" and seats as letters.
+
+        >>> Position(json.load(open("examples/deal.json"))).to_json()["hands"]["W"][0]
+        '5-5'
+        """
         out: dict[str, Any] = {}
         if self.game == "moon":
             out["game"] = "moon"
@@ -317,6 +494,14 @@ class Position(ContractLayout):
         return out
 
     def to_json_str(self) -> str:
+        """The JSON of this position as text.
+
+        Returns:
+            str: `to_json` as one line of JSON.
+
+        >>> Position(json.load(open("examples/deal.json"))).to_json_str()[:20]
+        '{"hands": {"N": ["6-'
+        """
         return json.dumps(self.to_json())
 
     def __eq__(self, other: object) -> bool:

@@ -27,6 +27,9 @@ def hand_progress(game: GameRecord) -> dict[str, Any]:
 
     A trick's ``winner`` and ``points`` are set once all its tiles are played (points:
     1 plus its count in 42, 1 trick in Moon). No hand, or no contract yet: no tricks.
+
+    Args:
+        game: The game record whose last hand is shown.
     """
     rules = game.rules
     taken = {key: 0 for key in rules.score_keys}
@@ -51,7 +54,7 @@ def hand_progress(game: GameRecord) -> dict[str, Any]:
 
 def hand_may_stop(hand: HandRecord) -> bool:
     """Whether the hand is over as far as its table goes: thrown in, every trick played,
-    or (42) its outcome decided (SPEC: a 42 hand may stop there)."""
+    or (42) its outcome decided (docs/rules/texas42.md: a 42 hand may stop there)."""
     if hand.thrown_in or hand.finished:
         return True
     pos = hand.position

@@ -1,4 +1,4 @@
-"""The score of a game (SPEC "Auction, hands and games"): a hand's outcome, what it
+"""The score of a game (docs/rules/texas42.md, docs/rules/moon.md): a hand's outcome, what it
 awards, the running score and the winner.
 
 * `outcome` says whether a hand's contract has made, is set, or is still open,
@@ -21,8 +21,14 @@ from .auction import ONE_MARK, SHOOT, GameRules, marks_of
 
 @dataclass(frozen=True)
 class HandScore:
-    """What a finished hand tells the score: who declared, the bid, whether it made, and
-    the tricks each seat took (seat index -> tricks)."""
+    """What a finished hand tells the score.
+
+    Attributes:
+        declarer: The declarer's seat index.
+        bid: The contract's bid.
+        made: Whether it made.
+        tricks: The tricks each seat took, by seat index.
+    """
 
     declarer: int
     bid: int
@@ -32,7 +38,16 @@ class HandScore:
 
 def make_target(game: str, declaration: str, bid: int) -> tuple[int, bool]:
     """(t, at_least): the contract makes iff the declaring side's value (points in 42,
-    tricks in Moon and nello) ends >= t (at_least) or < t (nello: no trick)."""
+    tricks in Moon and nello) ends >= t (at_least) or < t (nello: no trick).
+
+    Args:
+        game: ``"42"`` or ``"moon"``.
+        declaration: The declaration's name.
+        bid: The contract's bid.
+
+    >>> make_target("42", "sixes", 84), make_target("42", "nello", 84)
+    ((42, True), (1, False))
+    """
     if declaration == "nello":
         return 1, False
     if game == "moon":
@@ -42,7 +57,18 @@ def make_target(game: str, declaration: str, bid: int) -> tuple[int, bool]:
 
 def outcome(game: str, declaration: str, bid: int, value: int, still_to_win: int) -> bool | None:
     """True (made), False (set) or None (open) for a hand whose declaring side holds
-    ``value`` (points; tricks in Moon and nello) with ``still_to_win`` more in play."""
+    ``value`` (points; tricks in Moon and nello) with ``still_to_win`` more in play.
+
+    Args:
+        game: ``"42"`` or ``"moon"``.
+        declaration: The declaration's name.
+        bid: The contract's bid.
+        value: What the declaring side has won so far.
+        still_to_win: What is still in play.
+
+    >>> outcome("42", "fours", 30, 31, 11), outcome("42", "fours", 30, 20, 11)
+    (True, None)
+    """
     target, at_least = make_target(game, declaration, bid)
     reach = value + still_to_win
     if at_least:
@@ -95,22 +121,35 @@ SCORING: dict[tuple[str, bool], Callable[[GameRules, HandScore], dict[str, int]]
 
 
 def awards(rules: GameRules, hand: HandScore) -> dict[str, int]:
-    """What a finished hand adds to each score key (every key present, 0 for none)."""
+    """What a finished hand adds to each score key (every key present, 0 for none).
+
+    Args:
+        rules: The game and its house options (which scoring rule applies).
+        hand: The finished hand.
+    """
     gained = SCORING[(rules.game, rules.in_marks)](rules, hand)
     return {key: gained.get(key, 0) for key in rules.score_keys}
 
 
 def add(score: Mapping[str, int], gained: Mapping[str, int]) -> dict[str, int]:
+    """The ``score`` with ``gained`` added, key by key (keys of ``score`` only)."""
     return {key: score[key] + gained.get(key, 0) for key in score}
 
 
 def zero(rules: GameRules) -> dict[str, int]:
+    """A game's score before its first hand: 0 for every score key of ``rules``."""
     return {key: 0 for key in rules.score_keys}
 
 
 def winner(rules: GameRules, score: Mapping[str, int], declarer_key: str | None) -> str | None:
     """The winner after a hand, or None to play on: the one key at the target or over; of
-    several, the declarer's ("the bidder goes out"), else the highest; a tie plays on."""
+    several, the declarer's ("the bidder goes out"), else the highest; a tie plays on.
+
+    Args:
+        rules: The game and its house options (the target).
+        score: The score after the hand, by score key.
+        declarer_key: The score key of the hand's declarer; None: no contract.
+    """
     reached = [key for key in rules.score_keys if score[key] >= rules.target]
     if not reached:
         return None

@@ -6,6 +6,8 @@ A tile ``H-L`` (``H >= L``) has index ``H*(H+1)/2 + L``, so ``0-0`` is 0 and
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from .errors import PositionError, quoted
 
 N_TILES = 28
@@ -29,6 +31,7 @@ def count_of(tile: int) -> int:
 
 
 def is_double(tile: int) -> bool:
+    """Whether tile number ``tile`` is a double (both ends alike)."""
     return ENDS[tile][0] == ENDS[tile][1]
 
 
@@ -86,10 +89,12 @@ def _parse_unusual(text: object, field: str) -> int:
 
 
 def name_of(tile: int) -> str:
+    """The name of tile number ``tile``, high end first (``"6-4"``)."""
     return NAMES[tile]
 
 
-def mask_of(tiles) -> int:
+def mask_of(tiles: Iterable[int]) -> int:
+    """The bit mask of tile numbers ``tiles`` (bit t for tile t)."""
     m = 0
     for t in tiles:
         m |= 1 << t
@@ -97,4 +102,5 @@ def mask_of(tiles) -> int:
 
 
 def tiles_of(mask: int) -> list[int]:
+    """The tile numbers of the bit ``mask``, lowest first."""
     return [t for t in range(N_TILES) if mask >> t & 1]

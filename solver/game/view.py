@@ -1,4 +1,4 @@
-"""A seat's view: its own hand, the contract and the plays (SPEC "A seat's view").
+"""A seat's view: its own hand, the contract and the plays (docs/formats.md, a seat's view).
 
 Parsing a `View` checks every field with the same `PositionError`s as a
 `Position` (the contract and the Moon widow are read by their common base,
@@ -22,6 +22,7 @@ A view that no deal is consistent with is refused (``NO_CONSISTENT_DEAL``).
 
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
 from . import tiles as T
@@ -37,13 +38,46 @@ from .rules import LEAD
 DISCARD = "discard"
 
 
-#: The fields of a view (SPEC.md, "A seat's view"); any other is an error.
+#: The fields of a view (docs/formats.md, a seat's view); any other is an error.
 VIEW_FIELDS = ("seat", "game", "players", "hands", "contract", "plays", "widow", "discard",
                "auction")
 
 
 class View(ContractLayout):
-    """What one seat knows during a hand; see SPEC.md for the JSON form."""
+    """What one seat knows during a hand (the view JSON of docs/formats.md).
+
+    Building one checks every field and replays the plays to learn what they reveal
+    about the hidden hands. The public answers speak as the JSON does, tiles as names
+    ("6-4") and seats as letters: `to_json`, `to_move`, `side`, `places`,
+    `legal_tiles`, `held`. `legal_ids` is the tile-number form of `legal_tiles`, for
+    code that works on numbers.
+
+    Args:
+        data (dict | str): The view JSON, as a dict or as text.
+
+    Raises:
+        PositionError: For bad input, with the field path and a reason code;
+            ``NO_CONSISTENT_DEAL`` when no deal fits the view.
+
+    Attributes:
+        game (str): ``"42"`` or ``"moon"``.
+        players (int): 4, or 3 for three-player Moon.
+        contract (Contract): The contract (its ``declarer`` is a seat index).
+        places (tuple[str, ...]): Where the unseen tiles may lie: seat letters, then
+            ``"discard"`` for a three-player Moon discard the view does not give.
+        seat (int): Internal: the viewer's seat index (0..3 for N, E, S, W).
+        hand (tuple[int, ...]): Internal: the viewer's tile numbers (0..27) as dealt.
+        plays (tuple[int, ...]): Internal: the tile numbers played.
+        play_seats (list[int]): Internal: the seat index of each play.
+        trick (tuple[tuple[int, int], ...]): Internal: (seat index, tile number) of
+            each play of the trick in progress.
+        unseen (tuple[int, ...]): Internal: the tile numbers the viewer cannot place.
+        widow (int | None): Internal: the Moon widow's tile number (declarer only).
+        discard (int | None): Internal: the Moon discard's tile number.
+
+    >>> View(json.load(open("examples/view.json"))).to_move
+    'E'
+    """
 
     seat: int
     game: str
@@ -72,7 +106,20 @@ class View(ContractLayout):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str) -> "View":
-        """Build a view from the SPEC JSON, as a dict or a string."""
+        """Build a view from its JSON (docs/formats.md), the same as ``View(data)``.
+
+        Args:
+            data (dict | str): The view JSON, as a dict or as text.
+
+        Returns:
+            View: The view.
+
+        Raises:
+            PositionError: For bad input.
+
+        >>> View.from_json(open("examples/view.json").read()).contract.bid
+        30
+        """
         return cls(data)
 
     # ----------------------------------------------------------------- parsing
@@ -298,17 +345,57 @@ class View(ContractLayout):
 
     @property
     def side(self) -> str:
-        """``declaring`` or ``defending``: the viewer's side."""
+        """The viewer's side.
+
+        Returns:
+            str: ``"declaring"`` or ``"defending"``.
+
+        >>> View(json.load(open("examples/view.json"))).side
+        'declaring'
+        """
         return "declaring" if self.scorer[self.seat] else "defending"
 
     @property
     def remaining(self) -> tuple[int, ...]:
-        """The viewer's tiles not yet played."""
+        """The viewer's tiles not yet played, as tile numbers (internal; `held` gives
+        the names)."""
         played = set(self.plays)
         return tuple(t for t in self.hand if t not in played)
 
-    def legal_tiles(self) -> list[int]:
-        """The viewer's legal tiles (indices) when it is to move, else []."""
+    def held(self) -> list[str]:
+        """The viewer's tiles not yet played.
+
+        Returns:
+            list[str]: Tile names, in the order of its hand.
+
+        >>> View(json.load(open("examples/view.json"))).held()
+        ['6-6', '6-5', '6-4', '5-0', '4-1', '3-2', '0-0']
+        """
+        return [T.NAMES[t] for t in self.remaining]
+
+    def legal_tiles(self) -> list[str]:
+        """The viewer's legal tiles, as names.
+
+        Returns:
+            list[str]: Tile names ("6-4") in tile order (0-0 first, 6-6 last) when the
+                viewer is to move, else []. `legal_ids` gives the same tiles as numbers.
+
+        >>> View(json.load(open("examples/view.json"))).legal_tiles()
+        ['0-0', '3-2', '4-1', '5-0', '6-4', '6-5', '6-6']
+        """
+        return [T.NAMES[t] for t in self.legal_ids()]
+
+    def legal_ids(self) -> list[int]:
+        """The viewer's legal tiles, as tile numbers, for code that works on numbers.
+
+        Returns:
+            list[int]: Tile numbers (0..27: ``H*(H+1)/2 + L`` for ``H-L``) in increasing
+                order when the viewer is to move, else []. `legal_tiles` is the same list
+                as names.
+
+        >>> View(json.load(open("examples/view.json"))).legal_ids()
+        [0, 8, 11, 15, 25, 26, 27]
+        """
         if self.to_move_index != self.seat:
             return []
         ctx = LEAD if not self.trick else self.rules.lead_suit[self.trick[0][1]]
@@ -326,7 +413,15 @@ class View(ContractLayout):
     # ------------------------------------------------------------------ output
 
     def to_json(self) -> dict:
-        """The SPEC JSON of this view (tiles as H-L)."""
+        """The JSON of this view (docs/formats.md).
+
+        Returns:
+            dict: ``seat``, ``hands``, ``contract``, ``plays`` and what else the view was
+                given, tiles as names "H-L" and seats as letters.
+
+        >>> View(json.load(open("examples/view.json"))).to_json()["plays"]
+        ['1-1', '2-2']
+        """
         out: dict[str, Any] = {}
         if self.game == "moon":
             out["game"] = "moon"
@@ -343,6 +438,4 @@ class View(ContractLayout):
         return out
 
     def __repr__(self) -> str:
-        import json
-
         return f"View({json.dumps(self.to_json())})"

@@ -7,8 +7,8 @@ this seat declaring and leading trick 1 (plunge and splash: the partner
 leads). Over the deals each declaration gets the distribution of its value
 and its mean, and every bid its chance of making, with a Wilson 95%
 interval and the expected marks. The recommended bid is the highest bid,
-over all declarations, whose P(make) reaches the threshold (SPEC.md, "Bid
-advice").
+over all declarations, whose P(make) reaches the threshold
+(docs/guides/players.md, "Bid advice").
 
 Searches per deal and declaration:
 
@@ -50,7 +50,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..game import tiles as T
 from ..game.bid_request import (KIND_DECLARATIONS, ONE_MARK, ORDER_42, POINT_DECLARATIONS,
-                                BidRequest, bids_on_offer, marks_of, read_bid_request)
+                                AuctionLike, BidRequest, bids_on_offer, marks_of,
+                                read_bid_request)
 from ..game.errors import PositionError, SearchCancelled
 from ..game.position import (DOUBLES_NEEDED, SEAT_INDEX, SEATS, Position,
                              partner)
@@ -59,8 +60,8 @@ from ..search._core import Aborted, CancelToken, Engine
 from .calibration import CalibrationMap, bid_calibration
 from .dealer import Dealer
 from .deals import MAX_DEALS, check_deal_count, check_seconds, check_seed, token_stopped
-from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, AuctionWeigher, InferenceReport,
-                        Resampler, calls_seen, effective_deals, min_pool,
+from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, AuctionWeigher, InferenceLike,
+                        InferenceReport, Resampler, calls_seen, effective_deals, min_pool,
                         read_inference)
 from .stats import wilson_interval
 
@@ -87,6 +88,14 @@ TT_BITS = 15
 class BidChance:
     """One bid of one declaration: deals on which it makes, P(make), interval, E[marks].
 
+    Attributes:
+        bid: The bid (points 30..41, marks as multiples of 42; Moon 4..7, 21).
+        made: Deals on which it makes.
+        deals: Deals scored.
+        marks: What it is worth in marks (won or lost).
+        calibration: The measured map of P(make), when advice was asked
+            ``calibrated``; else None.
+
     With a ``calibration`` (advice asked ``calibrated``), `p_used` and
     `interval_used`, which the recommendation compares with the threshold,
     are the double-dummy figures mapped through it; without, they are the
@@ -101,18 +110,22 @@ class BidChance:
 
     @property
     def p_make(self) -> float:
+        """The share of deals on which the bid makes (double dummy)."""
         return self.made / self.deals if self.deals else 0.0
 
     @property
     def interval(self) -> tuple[float, float]:
+        """A Wilson 95% interval of `p_make`."""
         return wilson_interval(self.made, self.deals)
 
     @property
     def e_marks(self) -> float:
+        """Expected marks of bidding it: won when it makes, lost when it fails."""
         return self.marks * (2 * self.p_make - 1)
 
     @property
     def p_calibrated(self) -> float | None:
+        """`p_make` through the calibration, or None without one."""
         return None if self.calibration is None else self.calibration(self.p_make)
 
     @property
@@ -122,12 +135,14 @@ class BidChance:
 
     @property
     def interval_used(self) -> tuple[float, float]:
+        """`interval`, through the calibration when there is one."""
         low, high = self.interval
         if self.calibration is None:
             return low, high
         return self.calibration(low), self.calibration(high)   # the map is monotone
 
     def to_json(self) -> dict:
+        """The bid's JSON, as `t42 bid --json` writes it."""
         low, high = self.interval
         out = {"bid": self.bid, "made": self.made, "p_make": round(self.p_make, 6),
                "low": round(low, 6), "high": round(high, 6), "e_marks": round(self.e_marks, 6)}
@@ -140,12 +155,18 @@ class BidChance:
 
 @dataclass(frozen=True)
 class DeclarationAdvice:
-    """Everything about one declaration over the deals.
+    """Everything about one declaration over the deals (`BidAdvice.declarations`).
 
-    ``distribution[v]`` counts the deals of value ``v`` (points 0..42, Moon
-    tricks 0..7) and ``mean`` is their mean; both are None for nello,
-    sevens, plunge and splash, which are searched make-or-set only
-    (``made`` counts the deals they make).
+    Attributes:
+        declaration: Its name (``"sixes"``, ``"nello"``, ``"plunge"``, ...).
+        kind: ``"standard"``, ``"plunge"`` or ``"splash"``.
+        unit: ``"points"`` or ``"tricks"``; None for make-or-set declarations.
+        distribution: ``distribution[v]`` counts the deals of value ``v``
+            (points 0..42, Moon tricks 0..7); None for nello, sevens, plunge
+            and splash, which are searched make-or-set only.
+        made: Deals a make-or-set declaration makes; None for the others.
+        bids: Every bid on offer with its chance (`BidChance`).
+        deals: Deals scored.
     """
 
     declaration: str
@@ -158,14 +179,17 @@ class DeclarationAdvice:
 
     @property
     def mean(self) -> float | None:
+        """The mean value over the deals; None for make-or-set declarations."""
         if self.distribution is None or not self.deals:
             return None
         return sum(v * c for v, c in enumerate(self.distribution)) / self.deals
 
     def chance(self, bid: int) -> BidChance | None:
+        """The figures of ``bid`` (None when it is not on offer)."""
         return next((b for b in self.bids if b.bid == bid), None)
 
     def to_json(self) -> dict:
+        """The declaration's JSON, as `t42 bid --json` writes it."""
         mean = self.mean
         return {"declaration": self.declaration, "kind": self.kind, "unit": self.unit,
                 "mean": None if mean is None else round(mean, 6),
@@ -175,7 +199,13 @@ class DeclarationAdvice:
 
 @dataclass(frozen=True)
 class Recommendation:
-    """The recommended bid and its declaration; ``bid`` None means pass."""
+    """The recommended bid and its declaration (`BidAdvice.recommendation`).
+
+    Attributes:
+        bid: The bid; None means pass.
+        declaration: The declaration to name when the bid wins.
+        chance: The bid's figures in that declaration.
+    """
 
     bid: int | None
     declaration: str | None = None
@@ -183,9 +213,11 @@ class Recommendation:
 
     @property
     def is_pass(self) -> bool:
+        """Whether the advice is to pass."""
         return self.bid is None
 
     def to_json(self) -> dict:
+        """``{"bid": "pass"}``, or the declaration and the bid's figures."""
         if self.bid is None or self.chance is None:
             return {"bid": "pass"}
         return {"declaration": self.declaration, **self.chance.to_json()}
@@ -195,7 +227,14 @@ class Recommendation:
 class AdvisedDeal:
     """One deal of the advice (with ``return_deals``): the hands, the widow, and what each
     declaration scored on it (the exact value, or made/set for make-or-set declarations);
-    three-player Moon also gives the discard each declaration chose for this widow."""
+    three-player Moon also gives the discard each declaration chose for this widow.
+
+    Attributes:
+        hands: The deal, tile names by seat.
+        widow: The widow (three-player Moon), else None.
+        values: Each declaration's exact value, or made (True) or set (False).
+        discards: Each declaration's discard (three-player Moon), else None.
+    """
 
     hands: dict[str, list[str]]
     widow: str | None
@@ -203,6 +242,7 @@ class AdvisedDeal:
     discards: dict[str, str] | None = None
 
     def to_json(self) -> dict:
+        """The deal's JSON, as `t42 bid --with-deals` writes it."""
         out: dict[str, Any] = {"hands": self.hands}
         if self.widow is not None:
             out["widow"] = self.widow
@@ -214,7 +254,40 @@ class AdvisedDeal:
 
 @dataclass
 class BidAdvice:
-    """Bid advice for one hand: per declaration (best first) and the recommendation."""
+    """Bid advice for one hand: per declaration (best first) and the recommendation,
+    as `advise` returns it.
+
+    Attributes:
+        game: ``"42"`` or ``"moon"``.
+        players: 4, or 3 for three-player Moon.
+        seat: The seat holding the hand.
+        hand: Its seven tiles.
+        doubles: Where doubles rank (``"high"``, ``"low"``, ``"suit"``).
+        highest_bid: The highest bid of the auction so far (None: none); only
+            higher bids are recommended.
+        threshold: The P(make) a recommended bid must reach.
+        deals: Deals scored.
+        seed: The seed they were dealt from.
+        declarations: Every declaration considered (`DeclarationAdvice`), best
+            first.
+        recommendation: The recommended bid (`Recommendation`).
+        seconds: Time taken.
+        nodes: Nodes searched in all.
+        adaptive: Whether the deals were dealt in rounds until the advice
+            settled.
+        dealt: The deals and their scores (``return_deals``), else None.
+        calibration: The measured calibration the recommendation used, or None
+            (double dummy).
+        inference: What inference kept the deals by (None: every deal the same).
+
+    >>> from solver import advise
+    >>> hand = ["6-6", "6-5", "6-4", "6-3", "6-2", "5-5", "4-4"]
+    >>> advice = advise(hand, "N", deals=20, seed=1, threads=1)
+    >>> advice.recommendation.bid, advice.recommendation.declaration
+    (84, 'sixes')
+    >>> advice.declaration("sixes").chance(34).p_make
+    1.0
+    """
 
     game: str
     players: int
@@ -242,9 +315,11 @@ class BidAdvice:
         return "double-dummy" if self.calibration is None else "calibrated"
 
     def declaration(self, name: str) -> DeclarationAdvice:
+        """The advice of the declaration ``name`` (StopIteration when not considered)."""
         return next(d for d in self.declarations if d.declaration == name)
 
     def to_json(self) -> dict:
+        """The advice JSON, as `t42 bid --json` writes it."""
         out: dict[str, Any] = {
             "game": self.game, "players": self.players, "seat": self.seat, "hand": self.hand,
             "doubles": self.doubles, "highest_bid": self.highest_bid, "threshold": self.threshold,
@@ -432,9 +507,9 @@ def deal_others(rng: random.Random, setup: BidRequest) -> tuple[list[int], int |
     Successive deals from one generator are those of `Dealer.deals` with its seed."""
     deal = _dealer(setup).deal(rng)
     hands = [0, 0, 0, 0]
-    for s, tiles in deal.hands.items():
+    for s, tiles in deal.hand_ids.items():
         hands[s] = T.mask_of(tiles)
-    return hands, deal.widow
+    return hands, deal.widow_id
 
 
 def _deal_batch(rng: random.Random, setup: BidRequest, n: int, token: CancelToken | None,
@@ -480,32 +555,67 @@ def _template(setup: BidRequest) -> dict[int, tuple[int, ...]]:
 # -------------------------------------------------------------------- advice
 
 
-def advise(hand: object, seat: object, *, game: object = "42", players: object = 4,
-           auction: object = None, doubles: object = "high", deals: object = DEFAULT_DEALS,
-           seed: object = None, threshold: object = DEFAULT_THRESHOLD, declarations: object = None,
+def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: int = 4,
+           auction: AuctionLike = None, doubles: str = "high", deals: int = DEFAULT_DEALS,
+           seed: int | None = None, threshold: float = DEFAULT_THRESHOLD,
+           declarations: Sequence[str] | str | None = None,
            deadline: float | None = None, token: CancelToken | None = None,
            adaptive: bool = False, return_deals: bool = False,
-           threads: int | None = None, calibrated: object = False,
-           inference: object = None) -> BidAdvice:
-    """Bid advice for ``hand`` (7 tiles) held by ``seat`` (SPEC.md, "Bid advice").
+           threads: int | None = None, calibrated: bool = False,
+           inference: InferenceLike = None) -> BidAdvice:
+    """Bid advice for ``hand`` held by ``seat``: what to bid, in which declaration,
+    and how sure (docs/guides/players.md, "Bid advice").
 
-    ``auction``: the highest bid so far, or the calls so far (bids, ``"pass"``,
-    or ``{"seat", "bid"}``); only higher bids are recommended. ``players``: 3
-    or 4 for Moon (default 4). ``declarations``: the names to consider
-    (default: every declaration of the game, plunge and splash when the hand
-    qualifies). ``deals`` deals from ``seed`` (a fresh one, reported, when
-    None); ``adaptive`` deals in rounds of 50 and stops once the
-    recommendation is settled (see `settled`). ``deadline`` (seconds, >= 0) or
-    ``token`` stop the dealing and the searches (`SearchCancelled`). ``calibrated``: map
-    every P(make) through the package's measured calibration (double-dummy
-    P(make) against the results of games of bots, `solver.hidden.calibration.bid_calibration`)
-    and recommend by the calibrated figure (42 only: the table was measured
-    on 42 hands); the answer gives both figures and says which it used.
-    ``inference`` (``off``, the default, or ``auction``; 42 only): keep each deal with
-    probability the other seats' calls in ``auction`` had with the hands it gives them
-    (`solver.hidden.inference`); ``deals`` then counts the deals kept, and the answer's
-    ``inference`` names the model and the deals drawn.
-    Raises `PositionError` for bad input.
+    The other tiles are dealt at random into the other hands; on every deal
+    each declaration is searched double dummy with this seat declaring. The
+    recommended bid is the highest, over all declarations, whose P(make)
+    reaches ``threshold``.
+
+    Args:
+        hand: The seven tiles (names such as ``"6-4"``, or one string of them
+            separated by spaces).
+        seat: The seat holding them (``"N"``, ``"E"``, ``"S"``, ``"W"``).
+        game: ``"42"`` or ``"moon"``.
+        players: 4, or 3 for three-player Moon.
+        auction: The highest bid so far, or the calls so far in order (bids,
+            ``"pass"``, ``"plunge"``, ``"splash"``, or ``{"seat", "bid"}``);
+            only higher bids are recommended.
+        doubles: Where doubles rank in follow-me and nello (``"high"``,
+            ``"low"``, ``"suit"``; Moon: ``"high"``).
+        deals: How many deals (with ``inference``, deals kept).
+        seed: The seed of the deals; None: a fresh one, reported.
+        threshold: The P(make) a recommended bid must reach, in (0, 1].
+        declarations: The names to consider (a list, or one string separated
+            by commas or spaces); None: every declaration of the game, plunge
+            and splash when the hand qualifies.
+        deadline: Seconds (>= 0) after which dealing and searching stop
+            (`SearchCancelled`).
+        token: Stops the dealing and the searches (`CancelToken`).
+        adaptive: Deal in rounds of 50 and stop once the recommendation is
+            settled.
+        return_deals: Put the deals and each declaration's scores in the answer
+            (``dealt``).
+        threads: Threads for the searches; None: one per core.
+        calibrated: Map every P(make) through the package's measured
+            calibration (double-dummy P(make) against the results of games of
+            bots) and recommend by the calibrated figure (42 only); the answer
+            gives both figures and says which it used.
+        inference: ``"off"`` (as None) or ``"auction"`` (42 only): weigh each
+            deal by how likely the other seats' calls in ``auction`` were with
+            the hands it gives them; the answer's ``inference`` names the
+            model and the deals drawn.
+
+    Returns:
+        The `BidAdvice`.
+
+    Raises:
+        PositionError: Bad input (the field and the reason).
+        SearchCancelled: ``deadline`` or ``token`` stopped the advice.
+
+    >>> from solver import advise
+    >>> advice = advise("6-6 6-5 6-4 6-3 6-2 5-5 4-4", "N", deals=20, seed=1, threads=1)
+    >>> advice.recommendation.bid
+    84
     """
     started = time.perf_counter()
     setup = read_bid_request(hand, seat, game, players, auction, doubles, threshold, declarations)
@@ -707,8 +817,9 @@ def _target(bid: int, game: str) -> int:
 
 
 def _key(row: DeclarationAdvice, chance: BidChance, order: Sequence[str]) -> tuple:
-    """SPEC tie-break between declarations at one bid: higher P(make), then higher mean
-    (make-or-set declarations have none and come after), then table order. The
+    """The tie-break between declarations at one bid (docs/guides/players.md): higher
+    P(make), then higher mean (make-or-set declarations have none and come after), then
+    table order. The
     double-dummy count decides even for calibrated advice: the calibration is
     monotone, so it orders the same way, and it can only merge, not part, ties."""
     mean = row.mean
@@ -724,8 +835,14 @@ def _candidates(rows: Iterable[DeclarationAdvice], threshold: float, highest: in
 def recommend(rows: Sequence[DeclarationAdvice], threshold: float, highest: int | None,
               order: Sequence[str] = ORDER_42) -> Recommendation:
     """The highest bid above ``highest`` whose P(make) (`BidChance.p_used`: calibrated
-    when the advice is) reaches ``threshold``, over every declaration (ties: SPEC
-    order, see `_key`); pass when there is none."""
+    when the advice is) reaches ``threshold``, over every declaration (ties: the
+    declarations' order, see `_key`); pass when there is none.
+
+    Args:
+        rows: Every declaration's advice (`DeclarationAdvice`).
+        threshold: The P(make) a recommended bid must reach.
+        highest: The highest bid so far; None: none.
+        order: The declarations' table order (the last tie-break)."""
     found = _candidates(rows, threshold, highest)
     if not found:
         return Recommendation(None)
@@ -736,7 +853,13 @@ def recommend(rows: Sequence[DeclarationAdvice], threshold: float, highest: int 
 def rank(rows: Sequence[DeclarationAdvice], threshold: float, highest: int | None,
          order: Sequence[str] = ORDER_42) -> list[DeclarationAdvice]:
     """Declarations best first: by the highest bid each would recommend, then the
-    recommendation's tie-break; those that reach no bid by mean, then table order."""
+    recommendation's tie-break; those that reach no bid by mean, then table order.
+
+    Args:
+        rows: Every declaration's advice (`DeclarationAdvice`).
+        threshold: The P(make) a recommended bid must reach.
+        highest: The highest bid so far; None: none.
+        order: The declarations' table order (the last tie-break)."""
     def key(row: DeclarationAdvice) -> tuple:
         found = _candidates([row], threshold, highest)
         if found:
@@ -750,7 +873,12 @@ def rank(rows: Sequence[DeclarationAdvice], threshold: float, highest: int | Non
 def settled(rows: Sequence[DeclarationAdvice], threshold: float, highest: int | None) -> bool:
     """Whether more deals would hardly change the recommendation: the recommended bid's
     Wilson interval lies above the threshold and every higher bid's below it (for a
-    pass: every bid's interval lies below the threshold)."""
+    pass: every bid's interval lies below the threshold).
+
+    Args:
+        rows: Every declaration's advice (`DeclarationAdvice`).
+        threshold: The P(make) a recommended bid must reach.
+        highest: The highest bid so far; None: none."""
     chosen = recommend(rows, threshold, highest)
     floor = chosen.bid if chosen.bid is not None else -1
     for row in rows:

@@ -24,7 +24,14 @@ from .stats import wilson_interval
 
 @dataclass(frozen=True)
 class CalibrationBin:
-    """Predictions in [low, high) (the last bin includes 1.0) and how they came out."""
+    """Predictions in [low, high) (the last bin includes 1.0) and how they came out.
+
+    Attributes:
+        low: The bin's lowest predicted P(make).
+        high: Its upper end (excluded, but for the last bin's 1.0).
+        count: Predictions in the bin.
+        made: ... of which the contract made.
+        predicted_sum: The sum of the predictions (their mean is this over count)."""
 
     low: float
     high: float

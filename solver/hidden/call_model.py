@@ -1,11 +1,11 @@
 """A model of how the ``advice`` bot calls and declares in 42, for inference.
 
 Inference weighs each deal consistent with a seat's view by how likely the other
-seats were to make the calls they made with the hands the deal gives them (SPEC
-"Inference"). This module says how likely: a small fitted model of the ``advice``
-bot (`solver.play.bots.AdviceBot`: it bids the highest bid whose calibrated chance
-to make reaches 0.75, else passes, and names the declaration its bid advice ranked
-best at the winning bid), cheap enough to evaluate for every deal of a sample.
+seats were to make the calls they made with the hands the deal gives them
+(docs/guides/players.md, "Inference"). This module says how likely: a small fitted
+model of the ``advice`` bot (`solver.play.bots.AdviceBot`: it bids the highest bid
+whose calibrated chance to make reaches 0.75, else passes, and names the declaration
+its bid advice ranked best at the winning bid), cheap enough to evaluate for every deal of a sample.
 
 * Strength. For each declaration ``d`` a strength ``S_d(h) = alpha_g + sum_k
   beta_g[k] * x_k(h, d)``, linear in a few counts of the hand (`features`), one set

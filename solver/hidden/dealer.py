@@ -10,7 +10,8 @@ the dealer draws from the same exact table as the view sampler
 >>> from solver.hidden.dealer import Dealer
 >>> dealer = Dealer(trump="sixes", trumps={"N": (3, 7)})
 >>> deal = dealer.deal(seed=7)                     # a `Deal`
->>> deal.position({"declarer": "N", "trump": "sixes", "bid": 30})
+>>> deal.position({"declarer": "N", "trump": "sixes", "bid": 30}).to_move
+'N'
 """
 
 from __future__ import annotations
@@ -31,37 +32,107 @@ WIDOW = "widow"
 
 @dataclass(frozen=True)
 class Deal:
-    """Hands as dealt (seat index -> 7 tiles, highest first) and the Moon widow."""
+    """One deal, as `Dealer.deal` returns it: the hands as dealt and, in three-player
+    Moon, the widow.
+
+    `hands` and `widow` speak as the deal JSON does (docs/formats.md): seat letters
+    and tile names. ``hand_ids`` and ``widow_id`` are the same deal for code that
+    works on numbers.
+
+    Attributes:
+        game (str): ``"42"`` or ``"moon"``.
+        hand_ids (dict[int, tuple[int, ...]]): Seat index (0..3 for N, E, S, W) -> its
+            7 tile numbers (0..27), highest first.
+        widow_id (int | None): The widow's tile number in three-player Moon, else None.
+
+    >>> Dealer().deal(seed=7).hands["N"]
+    ['6-2', '5-4', '5-0', '4-0', '3-1', '2-1', '1-1']
+    """
 
     game: str
-    hands: dict[int, tuple[int, ...]]
-    widow: int | None = None
+    hand_ids: dict[int, tuple[int, ...]]
+    widow_id: int | None = None
+
+    @property
+    def hands(self) -> dict[str, list[str]]:
+        """The hands as the JSON's ``hands``.
+
+        Returns:
+            dict[str, list[str]]: Seat letter -> its 7 tile names, highest first.
+
+        >>> Dealer().deal(seed=7).hands["E"]
+        ['6-6', '6-3', '5-3', '5-1', '4-4', '3-3', '2-2']
+        """
+        return {SEATS[s]: [T.NAMES[t] for t in tiles] for s, tiles in self.hand_ids.items()}
+
+    @property
+    def widow(self) -> str | None:
+        """The widow.
+
+        Returns:
+            str | None: The widow's tile name in three-player Moon, else None.
+
+        >>> Dealer("moon", 3).deal(seed=2).widow
+        '1-1'
+        """
+        return None if self.widow_id is None else T.NAMES[self.widow_id]
 
     def to_json(self) -> dict[str, Any]:
-        """``{"hands": {...}}`` (``game`` for Moon, ``widow`` for three-player Moon)."""
+        """The deal JSON (docs/formats.md).
+
+        Returns:
+            dict: ``{"hands": {...}}``, with ``game`` for Moon and ``widow`` for
+                three-player Moon.
+
+        >>> Dealer().deal(seed=7).to_json()["hands"]["S"][0]
+        '6-0'
+        """
         out: dict[str, Any] = {}
         if self.game == "moon":
             out["game"] = "moon"
-        out["hands"] = {SEATS[s]: [T.NAMES[t] for t in tiles] for s, tiles in self.hands.items()}
-        if self.widow is not None:
-            out["widow"] = T.NAMES[self.widow]
+        out["hands"] = self.hands
+        if self.widow_id is not None:
+            out["widow"] = T.NAMES[self.widow_id]
         return out
 
     def to_json_str(self) -> str:
+        """The deal JSON as text.
+
+        Returns:
+            str: `to_json` as one line of JSON.
+
+        >>> Dealer().deal(seed=7).to_json_str()[:21]
+        '{"hands": {"N": ["6-2'
+        """
         return json.dumps(self.to_json())
 
     def position(self, contract: Mapping[str, Any], plays: Sequence[str] = ()) -> Position:
-        """A `Position` of this deal under ``contract`` (SPEC JSON).
+        """A position of this deal under a contract.
 
-        Three-player Moon: the declarer lays the widow itself away (the
-        position's widow and discard are the widow), so its hand stays as dealt.
+        Three-player Moon: the declarer lays the widow itself away (the position's
+        widow and discard are the widow), so its hand stays as dealt.
+
+        Args:
+            contract (dict): The contract JSON (docs/formats.md), e.g.
+                ``{"declarer": "N", "trump": "sixes", "bid": 30}``.
+            plays (Sequence[str]): Tile names played so far.
+
+        Returns:
+            Position: The position.
+
+        Raises:
+            PositionError: For a bad contract or play.
+
+        >>> Dealer().deal(seed=7).position({"declarer": "E", "trump": "sixes", "bid": 30},
+        ...                                ["6-6"]).to_move
+        'S'
         """
-        data: dict[str, Any] = {"hands": self.to_json()["hands"], "contract": dict(contract),
+        data: dict[str, Any] = {"hands": self.hands, "contract": dict(contract),
                                 "plays": list(plays)}
         if self.game == "moon":
             data["game"] = "moon"
-        if self.widow is not None:
-            data["widow"] = data["discard"] = T.NAMES[self.widow]
+        if self.widow_id is not None:
+            data["widow"] = data["discard"] = T.NAMES[self.widow_id]
         return Position(data)
 
 
@@ -91,18 +162,31 @@ def _range(value: object, field: str) -> tuple[int, int]:
 class Dealer:
     """Deals of one game under fixed constraints; build once, deal many times.
 
-    ``game`` is ``"42"`` or ``"moon"``; ``players`` defaults to 4 for 42 and
-    3 for Moon (three-player Moon deals a widow too).
+    Every deal that satisfies the constraints is equally likely; a seed gives the
+    same deals.
 
-    ``fixed`` maps a seat (letter or index) to tiles it must hold (up to 7);
-    ``trumps`` maps a seat to the (min, max) trumps of declaration ``trump``
-    it holds, ``doubles`` to its (min, max) doubles (a single number means
-    exactly). Raises `PositionError` for bad constraints, and
-    (``NO_DEAL``) when no deal satisfies them.
+    Args:
+        game (str): ``"42"`` or ``"moon"``.
+        players (int | None): 4, or 3 for three-player Moon (which deals a widow too);
+            None: 4 for 42, 3 for Moon.
+        fixed (dict | None): Seat (letter or index) -> tile names it must hold (up
+            to 7).
+        trump (str | None): The declaration whose trumps ``trumps`` counts, e.g.
+            ``"sixes"``.
+        trumps (dict | None): Seat -> the (min, max) trumps it holds; one number
+            means exactly that many.
+        doubles (dict | None): Seat -> the (min, max) doubles it holds.
+
+    Raises:
+        PositionError: For bad constraints, and (``NO_DEAL``) when no deal
+            satisfies them.
+
+    >>> {"6-6", "5-5"} <= set(Dealer(fixed={"N": ["6-6", "5-5"]}).deal(seed=1).hands["N"])
+    True
     """
 
     def __init__(self, game: str = "42", players: int | None = None,
-                 fixed: Mapping[Any, Sequence[Any]] | None = None, trump: Any = None,
+                 fixed: Mapping[Any, Sequence[Any]] | None = None, trump: str | None = None,
                  trumps: Mapping[Any, Any] | None = None,
                  doubles: Mapping[Any, Any] | None = None) -> None:
         if game in (42, "42"):
@@ -182,11 +266,30 @@ class Dealer:
         return out
 
     def count(self) -> int:
-        """How many deals satisfy the constraints."""
+        """How many deals satisfy the constraints.
+
+        Returns:
+            int: The exact count.
+
+        >>> Dealer(fixed={"N": ["6-6", "6-5", "6-4", "6-3", "6-2", "6-1", "6-0"],
+        ...               "E": ["5-5", "5-4", "5-3", "5-2", "5-1", "5-0", "4-4"]}).count()
+        3432
+        """
         return self.completions.count()
 
     def deal(self, seed: int | random.Random | None = None) -> Deal:
-        """One deal drawn uniformly (``seed``: an int or a `random.Random`)."""
+        """One deal drawn uniformly.
+
+        Args:
+            seed (int | random.Random | None): An int (the same int gives the same
+                deal), a generator to draw from, or None (a fresh seed).
+
+        Returns:
+            Deal: The deal.
+
+        >>> Dealer().deal(seed=7) == Dealer().deal(seed=7)
+        True
+        """
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         places = self.completions.sample(rng)
         hands = {s: tuple(sorted(self.fixed[s] + places[s], reverse=True))
@@ -195,7 +298,18 @@ class Dealer:
         return Deal(self.game, hands, widow)
 
     def deals(self, count: int | None, seed: int | random.Random | None = None) -> Iterator[Deal]:
-        """``count`` deals (endless with None) from one generator seeded with ``seed``."""
+        """Many deals from one generator.
+
+        Args:
+            count (int | None): How many; None: endless.
+            seed (int | random.Random | None): As for `deal`.
+
+        Returns:
+            Iterator[Deal]: The deals.
+
+        >>> [d.hands["N"][0] for d in Dealer().deals(3, seed=7)]
+        ['6-2', '6-5', '6-5']
+        """
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         n = 0
         while count is None or n < count:

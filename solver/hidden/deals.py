@@ -1,6 +1,6 @@
 """Consistent deals of a view: exact count, exact tile probabilities, uniform draws.
 
-Every function takes a `View` (or its SPEC JSON). The deals come from the
+Every function takes a `View` (or its view JSON, docs/formats.md). The deals come from the
 view's `Completions` table (see solver.game.completions), so counting is exact,
 probabilities are exact ratios of counts, and draws are uniform by
 construction. Drawn deals are ordinary `Position`s: the full deal as dealt,
@@ -93,7 +93,7 @@ def token_stopped(token: Any) -> bool:
 
 
 def as_view(view: ViewLike) -> View:
-    """A `View` from a View, a SPEC dict or a JSON string."""
+    """A `View` from a View, a view JSON dict or a JSON string."""
     return view if isinstance(view, View) else View(view)
 
 
@@ -103,7 +103,25 @@ def as_rng(seed: int | random.Random | None) -> random.Random:
 
 
 def count_deals(view: ViewLike) -> int:
-    """The exact number of deals consistent with the view."""
+    """The exact number of deals consistent with the view.
+
+    A deal is consistent when it gives the viewer its hand, fits the contract
+    and makes every recorded play legal (a seat that did not follow suit holds
+    none of it), and, when the view has an auction, every call possible.
+
+    Args:
+        view: A `View`, or its JSON (docs/formats.md) as a dict or text.
+
+    Returns:
+        The count, exact (counted, not enumerated).
+
+    Raises:
+        PositionError: A bad view.
+
+    >>> from solver import count_deals
+    >>> count_deals(open("examples/view.json").read())
+    5153148
+    """
     return as_view(view).completions.count()
 
 
@@ -182,9 +200,26 @@ class DealBuilder:
 def sample_deals(view: ViewLike, n: int, seed: int | random.Random | None = None) -> list[Position]:
     """``n`` consistent deals drawn independently and uniformly (with repeats possible).
 
-    The same seed gives the same deals. In three-player Moon, when the view
-    does not give the discard, the drawn position leaves it out (it is the
-    one tile of the set in no hand).
+    In three-player Moon, when the view does not give the discard, the drawn
+    position leaves it out (it is the one tile of the set in no hand).
+
+    Args:
+        view: A `View`, or its JSON (docs/formats.md) as a dict or text.
+        n: How many deals (0 or more).
+        seed: A whole number (the same seed gives the same deals), a
+            `random.Random` to draw from, or None for fresh randomness.
+
+    Returns:
+        Full deals as `Position`s: the hands as dealt, the view's contract and
+        plays.
+
+    Raises:
+        PositionError: A bad view or a negative ``n``.
+
+    >>> from solver import sample_deals
+    >>> deals = sample_deals(open("examples/view.json").read(), 3, seed=1)
+    >>> deals[0].hand("W")
+    ['6-1', '6-0', '5-5', '4-2', '2-1', '1-1', '1-0']
     """
     return list(iter_sample_deals(view, n, seed))
 
@@ -219,7 +254,25 @@ def sample_hands(view: ViewLike, n: int,
 
 
 def iter_deals(view: ViewLike) -> Iterator[Position]:
-    """Every consistent deal, once each, in a fixed order (a generator)."""
+    """Every consistent deal, once each, in a fixed order (a generator).
+
+    Args:
+        view: A `View`, or its JSON (docs/formats.md) as a dict or text.
+
+    Returns:
+        An iterator of `Position`s (see `sample_deals`).
+
+    Raises:
+        PositionError: A bad view (when the first deal is asked for).
+
+    >>> import json
+    >>> view = json.load(open("examples/view.json"))  # East's view, 2 plays in
+    >>> view["plays"] += ["3-2", "2-1", "3-3", "5-3", "5-0", "3-0", "4-0", "5-4", "6-4",
+    ...                   "4-4", "1-0", "5-1", "5-2", "4-1", "6-5", "6-1", "2-0", "6-0"]
+    >>> from solver import iter_deals
+    >>> next(iter_deals(view)).hand("W")
+    ['5-5', '5-1', '4-0', '3-3', '3-1', '2-0', '1-1']
+    """
     v = as_view(view)
     builder = DealBuilder(v)
     for places in v.completions.enumerate():
@@ -228,7 +281,27 @@ def iter_deals(view: ViewLike) -> Iterator[Position]:
 
 def enumerate_deals(view: ViewLike,
                     limit: int | None = DEFAULT_ENUMERATION_LIMIT) -> list[Position]:
-    """Every consistent deal; refuses (``TOO_MANY_DEALS``) when there are more than ``limit``."""
+    """Every consistent deal, in the order of `iter_deals`, as a list.
+
+    Args:
+        view: A `View`, or its JSON (docs/formats.md) as a dict or text.
+        limit: The most deals to build; None: no limit.
+
+    Returns:
+        A list of `Position`s (see `sample_deals`).
+
+    Raises:
+        PositionError: A bad view, or more deals than ``limit``
+            (``TOO_MANY_DEALS``).
+
+    >>> import json
+    >>> view = json.load(open("examples/view.json"))  # East's view, 2 plays in
+    >>> view["plays"] += ["3-2", "2-1", "3-3", "5-3", "5-0", "3-0", "4-0", "5-4", "6-4",
+    ...                   "4-4", "1-0", "5-1", "5-2", "4-1", "6-5", "6-1", "2-0", "6-0"]
+    >>> from solver import enumerate_deals
+    >>> len(enumerate_deals(view))
+    27
+    """
     v = as_view(view)
     count = v.completions.count()
     if limit is not None and count > limit:

@@ -33,9 +33,15 @@ DEFAULT_ADVICE_SEED = 42
 
 @dataclass(frozen=True)
 class CallFigures:
-    """A call with its figures: ``call`` a bid or ``"pass"``/``"plunge"``/``"splash"``;
-    ``declaration`` what it is scored in (None for a pass, or a bid no declaration
-    offers); ``p_make`` None for a pass; ``e_marks`` 0 for a pass."""
+    """A call with its figures (`CallAnalysis.made`, `CallAnalysis.advised`).
+
+    Attributes:
+        call: A bid, or ``"pass"``, ``"plunge"``, ``"splash"``.
+        declaration: What it is scored in (None for a pass, or a bid no
+            declaration offers).
+        p_make: Its P(make) (calibrated in 42); None for a pass.
+        e_marks: Its expected marks; 0 for a pass.
+    """
 
     call: int | str
     declaration: str | None
@@ -43,6 +49,7 @@ class CallFigures:
     e_marks: float | None
 
     def to_json(self) -> dict:
+        """``{"call", "declaration", "p_make", "e_marks"}``."""
         return {"call": self.call, "declaration": self.declaration,
                 "p_make": None if self.p_make is None else round(self.p_make, 6),
                 "e_marks": None if self.e_marks is None else round(self.e_marks, 6)}
@@ -50,7 +57,16 @@ class CallFigures:
 
 @dataclass(frozen=True)
 class CallAnalysis:
-    """One call of an auction beside bid advice for it."""
+    """One call of an auction beside bid advice for it (`GameHandAnalysis.calls`).
+
+    Attributes:
+        index: The call's place in the auction (0 first).
+        seat: The caller.
+        made: The call made, with its figures.
+        advised: The call advice recommends, with its figures.
+        advice: The whole `BidAdvice` for the caller's tiles and the calls
+            before it.
+    """
 
     index: int
     seat: str
@@ -60,18 +76,31 @@ class CallAnalysis:
 
     @property
     def agrees(self) -> bool:
+        """Whether the call made is the advised one (in the same declaration)."""
         return self.made.call == self.advised.call and (
             self.made.declaration == self.advised.declaration or self.made.call == "pass")
 
     def to_json(self) -> dict:
+        """The call's JSON, as `t42 analyze` writes it for a game record."""
         return {"index": self.index, "seat": self.seat, "made": self.made.to_json(),
                 "advised": self.advised.to_json(), "agrees": self.agrees}
 
 
 @dataclass(frozen=True)
 class GameHandAnalysis:
-    """One hand of a game: its calls beside bid advice, and its play analysis (None when
-    the hand has no contract: thrown in, or stopped before the declaration)."""
+    """One hand of a game: its calls beside bid advice, and its play analysis
+    (`GameAnalysis.hands`).
+
+    Attributes:
+        index: The hand's place in the game (0 first).
+        shaker: The shaker's seat.
+        contract: The contract JSON, or None.
+        made: Whether the contract made (None: not over, or no contract).
+        score: The game's score after the hand.
+        calls: Every call beside bid advice (`CallAnalysis`).
+        play: The hand's `HandAnalysis`; None when the hand has no contract
+            (thrown in, or stopped before the declaration).
+    """
 
     index: int
     shaker: str
@@ -82,6 +111,7 @@ class GameHandAnalysis:
     play: HandAnalysis | None
 
     def to_json(self) -> dict:
+        """The hand's JSON, as `t42 analyze` writes it for a game record."""
         return {"hand": self.index, "shaker": self.shaker, "contract": self.contract,
                 "made": self.made, "score": dict(self.score),
                 "calls": [c.to_json() for c in self.calls],
@@ -90,7 +120,15 @@ class GameHandAnalysis:
 
 @dataclass(frozen=True)
 class GameAnalysis:
-    """A game record analysed hand by hand (`analyze_game`)."""
+    """A game record analysed hand by hand, as `analyze_game` returns it.
+
+    Attributes:
+        game: The `GameRecord`.
+        hands: Every hand analysed (`GameHandAnalysis`).
+        deals: Deals of bid advice per call.
+        seed: The seed of bid advice.
+        p_make: ``"calibrated"`` (42) or ``"double-dummy"`` (Moon).
+    """
 
     game: GameRecord
     hands: tuple[GameHandAnalysis, ...]
@@ -99,6 +137,7 @@ class GameAnalysis:
     p_make: str
 
     def to_json(self) -> dict:
+        """The analysis JSON, as `t42 analyze --json` writes it for a game record."""
         out: dict[str, Any] = {}
         if self.game.has_id:
             out["id"] = self.game.id
@@ -188,9 +227,32 @@ def _play_record(game: GameRecord, hand: HandRecord) -> dict | None:
 def analyze_game(record: Mapping[str, Any] | str | bytes | GameRecord, *,
                  deals: int = DEFAULT_ADVICE_DEALS, seed: int = DEFAULT_ADVICE_SEED,
                  token: CancelToken | None = None, threads: int | None = None) -> GameAnalysis:
-    """Analyse a game record (see the module docstring); ``threads``: bid advice's search
-    threads (None: as `advise` chooses). Raises `PositionError` for a bad record and
-    `SearchCancelled` when ``token`` stops a search."""
+    """Analyse a game record: every hand with a contract play by play (`analyze_hand`),
+    and beside every call what bid advice would have said (`advise`, with the caller's
+    seven tiles and the calls before it).
+
+    Args:
+        record: A game record (docs/formats.md): a dict, JSON text or bytes, or a
+            `GameRecord`.
+        deals: Deals of bid advice per call (from ``seed`` for every call, so an
+            analysis repeats exactly).
+        seed: The seed of bid advice.
+        token: Stops the searches (`CancelToken`).
+        threads: Bid advice's search threads (None: as `advise` chooses).
+
+    Returns:
+        The `GameAnalysis`.
+
+    Raises:
+        PositionError: A bad record.
+        SearchCancelled: ``token`` stopped a search.
+
+    >>> from solver import analyze_game
+    >>> analysis = analyze_game(open("examples/game.json").read(), deals=10, threads=1)
+    >>> call = analysis.hands[0].calls[1]
+    >>> call.seat, call.made.call, call.advised.call, call.advised.declaration
+    ('S', 35, 84, 'sevens')
+    """
     game = record if isinstance(record, GameRecord) else GameRecord(record)
     calibrated = game.rules.game == "42"
     hands = []

@@ -1,4 +1,4 @@
-"""Hints for a seat that sees only its own hand (SPEC "A seat's view ... hints").
+"""Hints for a seat that sees only its own hand (docs/guides/players.md, "Hints").
 
 The hint scores every legal move of the viewer on a set of consistent deals
 (all of them when there are few, a uniform sample otherwise) and reports,
@@ -93,13 +93,14 @@ class DealScorer:
 
     ``template`` is any one consistent deal as a `Position`: it supplies the
     rules, the state of play and the viewer's legal moves, which every deal
-    of the view shares. `score` takes deals as hand masks.
+    of the view shares. `score` takes deals as hand masks. ``threads``: the
+    threads that score deals (None: one per core).
     """
 
     def __init__(self, template: Position, threads: int | None = None) -> None:
         p = template
         self.template = p
-        self.moves: tuple[int, ...] = tuple(p.legal_tiles())
+        self.moves: tuple[int, ...] = tuple(p.legal_ids())
         self._column = {t: i for i, t in enumerate(self.moves)}
         self.threads = threads or default_threads()
         self.nodes = 0
@@ -187,7 +188,19 @@ class DealScorer:
 
 @dataclass(frozen=True)
 class MoveFigures:
-    """One move's figures over the deals scored (SPEC: mean, p_make, p_best)."""
+    """One move's figures over the deals scored (`Hint.moves`).
+
+    Attributes:
+        tile: The move.
+        mean: The mean double-dummy value after it (the hint's ``unit``).
+        p_make: The share of deals on which the contract makes after it.
+        p_best: The share of deals on which it is optimal.
+        makes: Deals on which the contract makes after the move.
+        best: Deals on which the move is optimal.
+        total: The sum of the values, so that ties are compared exactly.
+        mean_ci: A 95% interval of ``mean``, only when the deals are a sample.
+        p_make_ci: A 95% (Wilson) interval of ``p_make``, likewise.
+    """
 
     tile: str
     mean: float
@@ -201,6 +214,7 @@ class MoveFigures:
     p_make_ci: tuple[float, float] | None = None
 
     def to_json(self) -> dict:
+        """``{"mean", "p_make", "p_best"}`` and the intervals when sampled."""
         out: dict[str, Any] = {"mean": self.mean, "p_make": self.p_make, "p_best": self.p_best}
         if self.mean_ci is not None:
             out["mean_ci"] = list(self.mean_ci)
@@ -211,22 +225,58 @@ class MoveFigures:
 
 @dataclass(frozen=True)
 class Example:
-    """A deal on which the best move and the runner-up are worth different values."""
+    """A deal on which the best move and the runner-up are worth different values.
+
+    Attributes:
+        position: The deal, as a `Position` at the view's point of play.
+        values: Each legal move's double-dummy value on that deal.
+    """
 
     position: Position
     values: dict[str, int]
 
     def to_json(self) -> dict:
+        """``{"position", "values"}``."""
         return {"position": self.position.to_json(), "values": dict(self.values)}
 
 
 @dataclass
 class Hint:
-    """A hint: every legal move of the viewer with its figures, best first.
+    """A hint: every legal move of the viewer with its figures, best first, as
+    `hint` returns it.
 
-    ``method`` is ``enumerated`` (every consistent deal scored, the figures
-    exact) or ``sampled`` (``deals`` drawn uniformly with ``seed``; the moves
-    then carry 95% intervals). ``stopped`` says why an adaptive hint stopped.
+    Attributes:
+        to_move: The seat to move (the viewer, unless ``viewer`` says otherwise).
+        side: The viewer's side: ``"declaring"`` or ``"defending"``.
+        count: The number of deals consistent with the view.
+        method: ``"enumerated"`` (every consistent deal scored, the figures
+            exact) or ``"sampled"`` (``deals`` drawn uniformly with ``seed``;
+            the moves then carry 95% intervals); ``"none"`` for a viewer not
+            to move.
+        deals: The deals scored.
+        seed: The seed the deals were drawn with (None when enumerated).
+        objective: ``"make"`` (rank by P(make), then mean) or ``"points"``
+            (by mean).
+        moves: Every legal move's `MoveFigures`, best first.
+        best: Every move ranked first (ties included).
+        unit: What values count: ``"points"`` or ``"tricks"``.
+        adaptive: Whether the hint drew deals until the best move was clear.
+        stopped: Why an adaptive hint stopped: ``"clear"`` (the best move's
+            lead is clear), ``"budget"`` (``max_deals`` reached), ``"draws"``
+            (no more deals to draw) or ``"deadline"``.
+        examples: Deals on which the best move and the runner-up differ.
+        nodes: Nodes searched in all.
+        declaring: Whether the viewer's side declared.
+        maximizing: Whether the viewer's side wants the value high.
+        inference: What the deals were weighed by (None: uniform).
+        viewer: The viewer, when it is not the seat to move (``any_seat``).
+
+    >>> from solver import hint
+    >>> h = hint(open("examples/view.json").read(), deals=20, seed=1, threads=1)
+    >>> h.method, h.count, h.best_move
+    ('sampled', 5153148, '3-2')
+    >>> h.moves["3-2"].p_make, h.moves["3-2"].mean
+    (0.6, 32.15)
     """
 
     to_move: str
@@ -248,9 +298,12 @@ class Hint:
     maximizing: bool = True
     #: what inference weighed the deals by (None: every consistent deal the same)
     inference: InferenceReport | None = None
+    #: the viewer, when it is not the seat to move (`hint` with ``any_seat``): no moves
+    viewer: str | None = None
 
     @property
     def best_move(self) -> str:
+        """The first of the best moves."""
         return self.best[0]
 
     def best_for(self, objective: str) -> list[str]:
@@ -261,6 +314,7 @@ class Hint:
         return [t for t, k in keys.items() if k == top]
 
     def to_json(self) -> dict:
+        """The hint JSON, as `t42 hint --json` writes it."""
         out: dict[str, Any] = {
             "to_move": self.to_move, "side": self.side, "count": self.count,
             "method": self.method, "deals": self.deals, "seed": self.seed,
@@ -275,6 +329,8 @@ class Hint:
             out["examples"] = [e.to_json() for e in self.examples]
         if self.inference is not None:
             out["inference"] = self.inference.to_json()
+        if self.viewer is not None:
+            out["viewer"] = self.viewer
         return out
 
 
@@ -350,7 +406,8 @@ class _WeightedTally(_Tally):
 
 
 class _Ranking:
-    """Orders moves by the SPEC's best-move rule for the viewer's side and objective."""
+    """Orders moves by the best-move rule (docs/guides/players.md, "Hints") for the
+    viewer's side and objective."""
 
     def __init__(self, declaring: bool, is_max: bool, objective: str) -> None:
         self.make_sign = 1 if declaring else -1    # the declaring side wants makes
@@ -543,35 +600,72 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
          seed: int | None = None, adaptive: bool = False, max_deals: int | None = None,
          examples: int = 0, token: CancelToken | None = None,
          timeout: float | None = None, threads: int | None = None,
-         inference: object = None) -> Hint:
+         inference: object = None, any_seat: bool = False) -> Hint:
     """Score every legal move of the viewer over consistent deals.
 
-    With at most ``enumerate_limit`` consistent deals, every one is scored
-    (``method`` ``enumerated``); otherwise ``deals`` are drawn uniformly with
-    ``seed`` (a random seed, reported in the answer, when None). ``adaptive``
-    keeps drawing batches of ``deals`` until the best move's lead over the
-    runner-up is clear (see `_lead_is_clear`) or ``max_deals`` (default ten
-    times ``deals``) or the deadline is reached. ``examples`` asks for up to
-    that many deals on which the best move and the runner-up differ.
-    ``deals`` and ``max_deals`` are at most `MAX_DEALS` (``max_deals`` at least
-    ``deals``), ``enumerate_limit`` at most `MAX_ENUMERATION_LIMIT`; ``timeout`` is
-    seconds (>= 0). ``inference`` (``off``, the default, ``auction``, ``plays`` or
-    ``both``; `solver.hidden.inference`) weighs the deals by how likely the other
-    seats were to make their calls and plays: ``deals`` then counts the deals kept,
-    the figures are weighted, and the answer's ``inference`` names the models and the
-    effective number of deals.
+    Each move gets its mean double-dummy value, P(make) and P(best) over the
+    deals consistent with what the viewer sees (docs/guides/players.md).
 
-    Raises `PositionError` for a bad view, option or a viewer not to move, and
-    `SearchCancelled` when ``token`` or ``timeout`` stops the first batch
-    (while its deals are drawn, too).
+    Args:
+        view: The viewer's `View`, or its JSON (docs/formats.md) as a dict or
+            text; the viewer must be the seat to move (see ``any_seat``).
+        deals: How many deals to draw when there are more than
+            ``enumerate_limit`` (at most `MAX_DEALS`); with ``inference``, the
+            deals kept.
+        enumerate_limit: With at most this many consistent deals, every one is
+            scored (``method`` ``enumerated``); at most `MAX_ENUMERATION_LIMIT`.
+        objective: ``"make"`` ranks moves by P(make), then mean; ``"points"``
+            by mean.
+        seed: The seed of the draws (a whole number 0 .. 2**63-1); None: a
+            random one, reported in the answer.
+        adaptive: Keep drawing batches of ``deals`` until the best move's lead
+            over the runner-up is clear, or ``max_deals`` or the deadline is
+            reached.
+        max_deals: The adaptive budget (default ten times ``deals``; at least
+            ``deals``, at most `MAX_DEALS`).
+        examples: Up to this many deals on which the best move and the
+            runner-up differ, in the answer.
+        token: Stops the searches (`CancelToken`).
+        timeout: Seconds (>= 0) after which the hint stops: an adaptive hint
+            answers with what it has, a first batch not done raises.
+        threads: Threads for the searches; None: one per core (one thread from
+            trick 5 on, where searches take microseconds).
+        inference: ``"off"`` (the default, as None), ``"auction"``, ``"plays"``
+            or ``"both"``, or an `solver.hidden.inference.Inference`: weigh
+            the deals by how likely the other seats were to make their calls
+            and plays; the figures are then weighted, and the answer's
+            ``inference`` names the models and the effective number of deals.
+        any_seat: A viewer not to move gets a `Hint` without moves that names
+            the seat to move (``viewer`` is its own seat) instead of the error.
+
+    Returns:
+        The `Hint`.
+
+    Raises:
+        PositionError: A bad view or option, or a viewer not to move.
+        SearchCancelled: ``token`` or ``timeout`` stopped the first batch
+            (while its deals are drawn, too).
+
+    >>> from solver import hint
+    >>> hint(open("examples/view.json").read(), deals=20, seed=1, threads=1).best
+    ['3-2']
     """
     v = as_view(view)
-    v.check_can_hint()
+    waiting = any_seat and v.to_move_index != v.seat
+    if not waiting:
+        v.check_can_hint()
     if objective not in OBJECTIVES:
         raise PositionError("objective", f"unknown objective {objective!r} (make or points)",
                             "INVALID_OPTION")
     timeout = check_options(deals=deals, enumerate_limit=enumerate_limit, max_deals=max_deals,
                             examples=examples, timeout=timeout)
+    if waiting:
+        # Nothing for the viewer to do: the answer names the seat to move (None when the
+        # hand is over) and has no moves.
+        return Hint(to_move=v.to_move, side=v.side, count=v.completions.count(),
+                    method="none", deals=0, seed=None, objective=objective, moves={},
+                    best=[], unit="tricks" if v.max_value == 7 else "points",
+                    viewer=SEATS[v.seat])
     inferred = read_inference(inference, v.game)
     token = with_deadline(token, timeout)
     if inferred is not None:
@@ -606,10 +700,21 @@ class InferredDeals:
     until the pool is worth the deals asked for (at most `DRAWS_PER_DEAL` draws per
     deal asked, at least `MIN_DRAW_BUDGET`), then picked from it by weight
     (`solver.hidden._pool.DealPool`, `solver.hidden.inference.Resampler` in C, with a
-    random stream of its own; a deal picked k times weighs k). Enumerated views: every
-    deal, its auction weight kept as a log-weight. When every deal drawn has weight zero
-    the deals are drawn uniformly instead and the report says so. `weights` folds in the
-    plays' weights."""
+    random stream of its own; a deal picked k times weighs k). Enumerated
+    views: every deal, its auction weight kept as a log-weight. When every deal drawn
+    has weight zero the deals are drawn uniformly instead and the report says so.
+    `weights` folds in the plays' weights.
+
+    Args:
+        v: The view.
+        inference: The mode and models.
+        deals: The deals asked for.
+        enumerate_limit: Views with at most this many deals are enumerated.
+        seed: The seed of the draws and picks (checked as `hint`'s).
+        token: Stops the drawing (`CancelToken`).
+        keep_places: Keep each deal's places (the tiles of each place), for
+            callers that build positions from them.
+    """
 
     def __init__(self, v: View, inference: Inference, deals: int, enumerate_limit: int,
                  seed: object, token: CancelToken | None, keep_places: bool) -> None:

@@ -1,5 +1,5 @@
-"""Inference: weighing the hidden deals by what the auction and the plays reveal (SPEC
-"Inference (optional)").
+"""Inference: weighing the hidden deals by what the auction and the plays reveal
+(docs/guides/players.md, "Inference").
 
 Without inference every consistent deal weighs the same. With it, a deal weighs as
 much as the other seats were likely to make the calls and plays they made holding the
@@ -31,11 +31,16 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
 
 from ..game.auction import ONE_MARK, POINT_BIDS, SPECIAL_CALLS, read_call, read_call_value
 from ..game.errors import PositionError, quoted
 from ..game.position import SEATS
+
+if TYPE_CHECKING:  # the models are imported when a mode needs them
+    from ..game.view import View
+    from .call_model import CallModel
+    from .play_model import PlayModel
 
 MODES = ("off", "auction", "plays", "both")
 #: A sampled view draws into its pool at most this many deals per deal asked for (and
@@ -53,11 +58,19 @@ LOG_WEIGHT_FLOOR = -700.0
 
 @dataclass(frozen=True)
 class Inference:
-    """What a call's deals are weighted by: the mode and the models it uses."""
+    """What a call's deals are weighted by: the mode and the models it uses.
+
+    Attributes:
+        mode: ``"off"``, ``"auction"``, ``"plays"`` or ``"both"``.
+        calls: The call model (`solver.hidden.call_model.CallModel`) for
+            ``auction`` and ``both``, else None.
+        plays: The play model (`solver.hidden.play_model.PlayModel`) for
+            ``plays`` and ``both``, else None.
+    """
 
     mode: str
-    calls: Any = None      # a `CallModel` (``auction``, ``both``)
-    plays: Any = None      # a `PlayModel` (``plays``, ``both``)
+    calls: CallModel | None = None      # ``auction``, ``both``
+    plays: PlayModel | None = None      # ``plays``, ``both``
 
     @property
     def uses_auction(self) -> bool:
@@ -68,6 +81,7 @@ class Inference:
         return self.plays is not None
 
     def describe(self) -> dict:
+        """``{"mode"}`` and each model's name and provenance."""
         out: dict[str, Any] = {"mode": self.mode}
         if self.calls is not None:
             out["calls"] = self.calls.to_json()
@@ -76,13 +90,30 @@ class Inference:
         return out
 
 
-def read_inference(value: object, game: str = "42", *, plays: bool = True
+#: What an ``inference`` argument may be: a mode name (``off``, ``auction``, ``plays``,
+#: ``both``), an `Inference` with models of one's own, or None (off).
+InferenceLike = Union[str, Inference, None]
+
+
+def read_inference(value: InferenceLike, game: str = "42", *, plays: bool = True
                    ) -> Inference | None:
-    """The ``inference`` option: ``off`` (None), ``auction``, ``plays`` or ``both`` (any
-    case), or an `Inference` (models of one's own). ``PositionError`` (field
-    ``inference``) for anything else, for the auction in Moon (the call model was fitted
-    on 42's auctions) and, with ``plays`` False (bid advice: nothing has been played),
-    for a mode that reads plays."""
+    """The ``inference`` option read: None when it is off.
+
+    Args:
+        value: ``off`` (or None), ``auction``, ``plays`` or ``both`` (any case),
+            or an `Inference` (models of one's own).
+        game: ``"42"`` or ``"moon"``.
+        plays: False where nothing has been played (bid advice): a mode that
+            reads plays is refused.
+
+    Raises:
+        PositionError: (field ``inference``) anything else, the auction in Moon
+            (the call model was fitted on 42's auctions), or a mode that reads
+            plays where ``plays`` is False.
+
+    >>> read_inference("Auction").mode, read_inference("off")
+    ('auction', None)
+    """
     if isinstance(value, Inference):
         return None if value.mode == "off" else value
     if value is None:
@@ -126,8 +157,16 @@ def calls_seen(auction: Sequence[Any] | None, viewer: int, players: int = 4
     """The informative calls of the other seats in ``auction`` (a list of calls, each
     ``{"seat", "bid"}`` or a bare bid, in order; bare bids are the seats before the
     viewer's turn, counter-clockwise from it). A bid forced on the last seat (every
-    other seat passed) says nothing about its hand and is left out. `PositionError`
-    (naming the call) for a bid that is not one of 42's or not above the one before."""
+    other seat passed) says nothing about its hand and is left out.
+
+    Args:
+        auction: The calls, or None.
+        viewer: The viewer's seat index.
+        players: The seats at the table.
+
+    Raises:
+        PositionError: A bid that is not one of 42's or not above the one before
+            (naming the call)."""
     if not auction:
         return []
     out: list[CallSeen] = []
@@ -165,9 +204,15 @@ def calls_seen(auction: Sequence[Any] | None, viewer: int, players: int = 4
 class AuctionWeigher:
     """The log-likelihood of the other seats' calls (and a declaration) for one deal at
     a time, by hands as dealt; a seat's part is cached per hand, since many deals of a
-    view give a seat the same hand."""
+    view give a seat the same hand.
 
-    def __init__(self, model: Any, calls: Iterable[CallSeen],
+    Args:
+        model: The call model.
+        calls: The other seats' calls (`calls_seen`).
+        declaration: (declarer, declaration, bid) when another seat declared.
+    """
+
+    def __init__(self, model: CallModel, calls: Iterable[CallSeen],
                  declaration: tuple[int, str, int] | None = None) -> None:
         self.model = model
         self.by_seat: dict[int, list[CallSeen]] = {}
@@ -218,9 +263,10 @@ class AuctionWeigher:
         return sum(self.seat_log_weight(s, dealt[s]) for s in self.seats)
 
 
-def view_weigher(view: Any, model: Any) -> AuctionWeigher:
-    """The `AuctionWeigher` of a view: its auction's calls by other seats, and the
-    contract's declaration when another seat declared a standard contract."""
+def view_weigher(view: View, model: CallModel) -> AuctionWeigher:
+    """The `AuctionWeigher` of ``view`` under the call ``model``: its auction's calls by
+    other seats, and the contract's declaration when another seat declared a standard
+    contract."""
     calls = calls_seen(view.auction, view.seat, len(view.active_seats)
                        if view.game == "moon" else 4)
     contract = view.contract
@@ -243,10 +289,17 @@ class Resampler:
     picked from the pool in proportion to their weights (`pick`, systematic
     resampling). The picks are (nearly, for a pool of hundreds) draws from the
     auction-weighted distribution; searching only them spends nothing on deals the
-    auction rules out. ``seed`` seeds the picks, apart from the draws. Bid advice's pool;
-    a hint's is `solver.hidden._pool.DealPool`, which draws its deals itself."""
+    auction rules out. Bid advice's pool; a hint's is `solver.hidden._pool.DealPool`,
+    which draws its deals itself.
 
-    def __init__(self, weigher: AuctionWeigher, played_by: Sequence[int], seed: object) -> None:
+    Args:
+        weigher: The auction's `AuctionWeigher`.
+        played_by: The seat index that played each play so far.
+        seed: Seeds the picks, apart from the draws.
+    """
+
+    def __init__(self, weigher: AuctionWeigher, played_by: Sequence[int],
+                 seed: int | None) -> None:
         self.weigher = weigher
         self.played_by = tuple(played_by)
         self.chance = random.Random(f"pick {seed}")
@@ -324,8 +377,16 @@ class Resampler:
 
 @dataclass
 class InferenceReport:
-    """What an answer with inference says of it: the models, how many deals were drawn
-    and kept, the effective number of deals, and a fallback to uniform weights."""
+    """What an answer with inference says of it (`Hint.inference`, `BidAdvice.inference`).
+
+    Attributes:
+        inference: The mode and models used.
+        drawn: Deals drawn (into the pool).
+        kept: Deals kept (picked from it).
+        effective_deals: What the weighted deals are worth: (sum w)^2 / sum w^2.
+        fallback: Why uniform weights were used instead, or None.
+        notes: Remarks on the answer (fewer deals kept than asked, ...).
+    """
 
     inference: Inference
     drawn: int = 0
@@ -345,15 +406,16 @@ class InferenceReport:
 
 
 def effective_deals(weights: Sequence[float]) -> float:
-    """(sum w)^2 / sum w^2 (0 when every weight is 0)."""
+    """(sum w)^2 / sum w^2 of the ``weights`` (0 when every weight is 0): what many
+    deals of unequal weights are worth in deals of equal weight."""
     total = math.fsum(weights)
     squares = math.fsum(w * w for w in weights)
     return total * total / squares if squares > 0 else 0.0
 
 
 def normalised(log_weights: Sequence[float]) -> list[float] | None:
-    """exp(log w - max log w) per deal (the largest weight is 1); None when every
-    deal has weight zero."""
+    """exp(log w - max log w) per deal of ``log_weights`` (the largest weight is 1);
+    None when every deal has weight zero."""
     top = max(log_weights, default=-math.inf)
     if top == -math.inf:
         return None

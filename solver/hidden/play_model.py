@@ -1,5 +1,5 @@
 """How likely a seat was to make the plays it made, given its hand: the play model of
-inference (SPEC "Inference (optional)").
+inference (docs/guides/players.md, "Inference").
 
 The model: a seat at a position with two or more legal moves plays move ``j`` with
 probability ``exp(-loss_j / T) / sum_k exp(-loss_k / T)``, where ``loss_j`` is how much
@@ -39,13 +39,20 @@ MODEL_FILE = Path(__file__).parent / "data" / "play_model.json"
 
 @dataclass(frozen=True)
 class PlayModel:
-    """A softmax over double-dummy loss with one temperature per unit of value."""
+    """A softmax over double-dummy loss with one temperature per unit of value.
+
+    Attributes:
+        name: The model's name (``dd-softmax-1``).
+        temperature: The temperature per unit of value (``points``, ``tricks``).
+        fitted_on: Where it was fitted (the arena command of its records).
+    """
 
     name: str
     temperature: Mapping[str, float]
     fitted_on: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict:
+        """``{"name", "temperature"}``."""
         return {"name": self.name, "temperature": dict(self.temperature)}
 
     def log_probability(self, values: list[tuple[int, int]], played: int, maximizing: bool,
@@ -72,8 +79,8 @@ class PlayReplay:
     """The log-likelihood of a view's plays by the seats other than the viewer, on one
     deal at a time (`log_weight`), under a `PlayModel`.
 
-    ``template`` is any consistent deal of the view as a `Position` (the rules, the
-    contract and the plays are those of every deal)."""
+    ``template`` is any consistent deal of the ``view`` as a `Position` (the rules, the
+    contract and the plays are those of every deal); ``model`` the `PlayModel`."""
 
     def __init__(self, view: View, template: Position, model: PlayModel) -> None:
         self.model = model

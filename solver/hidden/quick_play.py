@@ -25,7 +25,7 @@ from ..search._core import CancelToken, Engine
 from .deals import DealBuilder
 from .hint import (DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, DealScorer, InferredDeals, Masks,
                    ViewLike, as_view, check_options, start_dealing, with_deadline)
-from .inference import InferenceReport, read_inference
+from .inference import InferenceLike, InferenceReport, read_inference
 
 #: Moves tied on makes are compared by their mean value over this many deals (the first).
 TIE_DEALS = 16
@@ -75,7 +75,13 @@ class _ValueScorer(DealScorer):
 @dataclass(frozen=True)
 class QuickMove:
     """One move's figures: P(make) over every deal; the mean value only for a move tied
-    for the most (declaring) or fewest (defending) makes, over the first deals."""
+    for the most (declaring) or fewest (defending) makes, over the first deals.
+
+    Attributes:
+        tile: The move.
+        makes: Deals on which the contract makes after it.
+        p_make: Their share.
+        mean: The mean value over the first ``tie_deals`` deals, for a tied move."""
 
     tile: str
     makes: int
@@ -88,8 +94,20 @@ class QuickMove:
 
 @dataclass(frozen=True)
 class QuickPlay:
-    """`quick_play`'s answer: the move chosen and every legal move's figures (``moves``,
-    best first); ``tie_deals`` deals gave the means (0: no tie to break)."""
+    """`quick_play`'s answer: the move chosen and every legal move's figures.
+
+    Attributes:
+        to_move: The seat to move (the viewer).
+        count: The deals consistent with the view.
+        method: ``"enumerated"`` or ``"sampled"``.
+        deals: Deals scored.
+        seed: The seed of the draws (None when enumerated).
+        moves: Every legal move's `QuickMove`, best first.
+        best: The move chosen.
+        tie_deals: Deals that gave the means (0: no tie to break).
+        declaring: Whether the viewer's side declared.
+        nodes: Nodes searched.
+        inference: What the deals were weighed by (None: uniform)."""
 
     to_move: str
     count: int
@@ -118,13 +136,25 @@ def quick_play(view: ViewLike, *, deals: int = DEFAULT_DEALS,
                enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, seed: int | None = None,
                tie_deals: int = TIE_DEALS, token: CancelToken | None = None,
                timeout: float | None = None, threads: int | None = 1,
-               inference: object = None) -> QuickPlay:
+               inference: InferenceLike = None) -> QuickPlay:
     """The viewer's move with the most makes (declaring) or fewest (defending) over the
     deals `hint` would score with the same options, ties by the mean value over the first
     ``tie_deals`` deals, then by the highest tile.
 
-    Raises `PositionError` for a bad view or option or a viewer not to move, and
-    `SearchCancelled` when ``token`` or ``timeout`` stops it.
+    Args:
+        view: The viewer's `View` or its JSON.
+        deals: As for `hint`.
+        enumerate_limit: As for `hint`.
+        seed: As for `hint`.
+        tie_deals: The deals whose mean breaks ties on makes.
+        token: Stops the searches (`CancelToken`).
+        timeout: Seconds after which it stops.
+        threads: Threads for the searches.
+        inference: As for `hint`.
+
+    Raises:
+        PositionError: A bad view or option, or a viewer not to move.
+        SearchCancelled: ``token`` or ``timeout`` stopped it.
     """
     v = as_view(view)
     v.check_can_hint()

@@ -118,6 +118,8 @@ class McNemar:
 
 
 def mcnemar(b: int, c: int) -> McNemar:
+    """McNemar's test (`McNemar`) of paired binary results: ``b`` pairs where only the
+    first result is a success, ``c`` where only the second is."""
     n = b + c
     if n == 0:
         return McNemar(b, c, 0.0, 1.0)

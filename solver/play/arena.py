@@ -391,4 +391,5 @@ def gap_share(bot_vs_base: Sequence[HandRecord], bound_vs_base: Sequence[HandRec
 
 
 def records_from_json(rows: Iterable[dict[str, Any]]) -> list[HandRecord]:
+    """The arena's hand records from their JSON ``rows`` (a records file read back)."""
     return [HandRecord(**row) for row in rows]

@@ -124,7 +124,7 @@ class RandomBot:
         return self.rng.choice(sorted(view.eight, reverse=True))
 
     def choose(self, view: View) -> int:
-        return self.rng.choice(view.legal_tiles())
+        return self.rng.choice(view.legal_ids())
 
 
 class RuleBot:
@@ -183,7 +183,7 @@ class RuleBot:
         p = view
         rules = p.rules
         seat = p.seat
-        legal = p.legal_tiles()
+        legal = p.legal_ids()
         if len(legal) == 1:
             return legal[0]
         trick = list(p.trick)
@@ -240,7 +240,7 @@ class HintBot:
         self.token: Any = None
 
     def choose(self, view: View) -> int:
-        legal = view.legal_tiles()
+        legal = view.legal_ids()
         if len(legal) == 1:
             return legal[0]
         h = hint(view, deals=self.deals, seed=self.rng.randrange(2 ** 31), threads=self.threads,
@@ -298,7 +298,7 @@ class AdviceBot(HintBot):
     def choose(self, view: View) -> int:
         if self.full_hint:
             return super().choose(view)
-        legal = view.legal_tiles()
+        legal = view.legal_ids()
         if len(legal) == 1:
             return legal[0]
         play = quick_play(view, deals=self.deals, seed=self.rng.randrange(2 ** 31),
@@ -391,7 +391,7 @@ class CheatBot:
 
     def choose(self, position: Position) -> int:
         p = position
-        legal = p.legal_tiles()
+        legal = p.legal_ids()
         if len(legal) == 1:
             return legal[0]
         if self.solver is None or self.solver.position.hands != p.hands or \

@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..game import tiles as T
 from ..game.game_record import GameRecord
+from ..game.jsondoc import JSONValue
 from ..game.position import SEATS
 from ..hidden.bidding import advise
 from ..hidden.calibration import CalibrationBin
@@ -68,7 +69,23 @@ CALIBRATION_BID = 30
 
 @dataclass(frozen=True)
 class CalibrationRecord:
-    """One hand: the deal, the contract the advice chose, its prediction and the result."""
+    """One hand: the deal, the contract the advice chose, its prediction and the result.
+
+    Attributes:
+        hand: The hand's index in the run.
+        seed: The run's seed.
+        declarer: The declarer's seat.
+        declaration: The declaration advice chose.
+        bid: The bid played.
+        predicted: The advised P(make) of this declaration at this bid.
+        advice_deals: Deals of the advice.
+        hint_deals: Deals of the hint bots that played the hand.
+        recommendation: The advice's recommendation (JSON), for reference.
+        hands: The deal.
+        plays: The plays, in order.
+        points: The declaring side's points.
+        made: Whether the bid made.
+    """
 
     hand: int
     seed: int
@@ -85,10 +102,12 @@ class CalibrationRecord:
     made: bool
 
     def to_json(self) -> dict:
+        """The record as a JSON Lines row."""
         return asdict(self)
 
     @classmethod
     def from_json(cls, row: dict[str, Any]) -> "CalibrationRecord":
+        """A record from its JSON row."""
         return cls(**row)
 
 
@@ -100,14 +119,16 @@ def play_calibration_hand(hand: int, seed: int, *, mode: str = "bid30", advice_d
                           hint_deals: int = 30) -> CalibrationRecord | None:
     """Deal hand ``hand`` of run ``seed``, advise the declarer, play it out with hint bots.
 
-    None when ``mode`` is ``"advised"`` and the advice is to pass.
+    ``mode``: ``"bid30"`` (the declarer bids 30 in the advice's best declaration) or
+    ``"advised"`` (the advice's recommended bid; None when it is to pass).
+    ``advice_deals`` and ``hint_deals``: the deals of the advice and of the hint bots.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     hand_seed = _hand_seed(seed, hand)
     deal = Dealer().deal(seed=hand_seed)
     declarer = SEATS[hand % 4]
-    advice = advise([T.NAMES[t] for t in deal.hands[hand % 4]], declarer, deals=advice_deals,
+    advice = advise(deal.hands[declarer], declarer, deals=advice_deals,
                     seed=hand_seed, declarations=list(POINT_DECLARATIONS), threads=1)
     if mode == "advised":
         rec = advice.recommendation
@@ -129,7 +150,7 @@ def play_calibration_hand(hand: int, seed: int, *, mode: str = "bid30", advice_d
         hand=hand, seed=seed, declarer=declarer, declaration=declaration, bid=int(bid),
         predicted=float(predicted), advice_deals=advice_deals, hint_deals=hint_deals,
         recommendation=advice.recommendation.to_json(),
-        hands={SEATS[s]: [T.NAMES[t] for t in h] for s, h in deal.hands.items()},
+        hands=deal.hands,
         plays=[T.name_of(t) for t in end.plays], points=end.points,
         made=bool(end.makes(end.points)))
 
@@ -147,8 +168,10 @@ def run_calibration(hands: int, seed: int = 0, *, mode: str = "bid30", advice_de
                     ) -> list[CalibrationRecord]:
     """Play hands ``first_hand`` .. ``first_hand + hands - 1``; their records, by hand.
 
-    Each hand is seeded by its index, so the records do not depend on
-    ``workers``; ``sink`` gets each record as soon as it is played.
+    Each hand is seeded by ``seed`` and its index, so the records do not depend on
+    ``workers``; ``sink`` gets each record as soon as it is played, ``progress``
+    (done, total) after each. ``mode``, ``advice_deals`` and ``hint_deals`` as for
+    `play_calibration_hand`.
     """
     jobs = [(i, seed, mode, advice_deals, hint_deals)
             for i in range(first_hand, first_hand + hands)]
@@ -190,7 +213,8 @@ def bid_chances(record: CalibrationRecord) -> dict[int, float]:
 
 def pairs_over_bids(records: Iterable[CalibrationRecord], bids: Sequence[int] = range(30, 43)
                     ) -> list[tuple[float, bool]]:
-    """(P(make) at bid b, points >= b) for every record and every bid b of ``bids``.
+    """(P(make) at bid b, points >= b) for every one of ``records`` and every bid b of
+    ``bids``.
 
     A secondary view that spreads the predictions over the whole range: the
     hand was played for the recorded bid, so higher bids are read off the
@@ -206,14 +230,28 @@ def pairs_over_bids(records: Iterable[CalibrationRecord], bids: Sequence[int] = 
 
 @dataclass(frozen=True)
 class GameCalibrationRecord:
-    """One hand of a game: the declarer's winning call, its prediction and the result."""
+    """One hand of a game: the declarer's winning call, its prediction and the result.
 
-    game: Any                 # the game record's id
+    Attributes:
+        game: The game record's ``id``.
+        hand: The hand's index in the game.
+        declarer: The declarer's seat.
+        declaration: The declaration named.
+        bid: The winning bid.
+        calls_before: The auction before the winning call (calls as JSON).
+        predicted: Bid advice's P(make) of the contract.
+        advice_deals: Deals of the advice.
+        seed: The advice's seed.
+        made: Whether the contract made.
+        inference: What the advice weighed its deals by (`solver.hidden.inference`).
+    """
+
+    game: JSONValue           # the game record's id
     hand: int                 # the hand's index in the game
     declarer: str
     declaration: str
     bid: int
-    calls_before: list       # the auction before the winning call (SPEC calls)
+    calls_before: list       # the auction before the winning call (calls as JSON)
     predicted: float          # bid advice's double-dummy P(make) of the contract
     advice_deals: int
     seed: int
@@ -237,7 +275,8 @@ def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int =
                           ) -> GameCalibrationRecord | None:
     """The calibration pair of hand ``index`` of a 42 game record, or None for a hand
     that gives none (thrown in, a plunge or splash, not over). ``inference``
-    (``auction``): the advice weighs its deals by the calls before the winning one."""
+    (``auction``): the advice weighs its deals by the calls before the winning one.
+    ``advice_deals`` and ``seed`` are the advice's deals and seed."""
     hand = record.hands[index]
     c = hand.contract
     if record.rules.game != "42" or c is None or c.kind != "standard" or hand.made is None:
@@ -276,8 +315,10 @@ def run_game_calibration(records: Sequence[Any], *, advice_deals: int = 100, see
                          ) -> list[GameCalibrationRecord]:
     """The calibration pairs of every hand of the game records (dicts or JSON), a game
     per job over ``workers`` processes; by game (in the order given), then hand. Each
-    hand's advice is seeded by ``seed`` and the hand's index, so the pairs do not
-    depend on ``workers``; ``inference`` as for `game_calibration_hand`."""
+    hand's advice (``advice_deals`` deals) is seeded by ``seed`` and the hand's index,
+    so the pairs do not depend on ``workers``; ``inference`` as for
+    `game_calibration_hand`; ``sink`` gets each game's pairs as they come,
+    ``progress`` (done, total) after each game."""
     jobs = [(k, data, advice_deals, seed, inference) for k, data in enumerate(records)]
     found: list[tuple[int, list[GameCalibrationRecord]]] = []
 

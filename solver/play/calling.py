@@ -19,7 +19,7 @@ from ..game.bid_request import ORDER_42, ORDER_MOON
 from ..game.call_view import CallView
 from ..game.position import SEATS, Position
 from ..game.rules import PIP_NAMES
-from ..hidden.bidding import DEFAULT_THRESHOLD, advise, partner_trump
+from ..hidden.bidding import DEFAULT_THRESHOLD, BidAdvice, advise, partner_trump
 from ..search.discard import best_discards
 from ..search.solve import DealSolver
 from ..search.table import solve_deal
@@ -31,7 +31,7 @@ _ADVICE_MOON_LOW = 4
 
 
 def partner_choice(hand: Iterable[int]) -> str:
-    """The plunge or splash partner's trump, from its own tiles (`partner_trump`)."""
+    """The plunge or splash partner's trump, from its own tiles ``hand`` (`partner_trump`)."""
     return partner_trump(list(hand), "high")
 
 
@@ -66,7 +66,8 @@ def rule_trump(tiles: Sequence[int]) -> str:
 
 
 def rule_strength(tiles: Sequence[int]) -> int:
-    """Tiles of the best suit plus the other doubles, one less without the suit's double."""
+    """The strength of ``tiles``: tiles of the best suit plus the other doubles, one less
+    without the suit's double."""
     pip = PIP_NAMES.index(rule_trump(tiles))
     length, has_double, others, _ = _suit_key(tiles, pip)
     return length + others - (0 if has_double else 1)
@@ -78,7 +79,8 @@ RULE_TABLE_MOON = {5: 4, 6: 5, 7: 6}
 
 
 def rule_call(view: CallView) -> int | str:
-    """The casual player's call (the table in `solver.play.bots.RuleBot`)."""
+    """The casual player's call for the seat of ``view`` (the table in
+    `solver.play.bots.RuleBot`)."""
     legal = view.legal_calls()
     if len(legal) == 1:
         return legal[0]
@@ -96,8 +98,8 @@ def rule_call(view: CallView) -> int | str:
 
 
 def weakest(tiles: Iterable[int], trump: str) -> int:
-    """The tile a casual Moon declarer lays away: outside the trump (follow-me and
-    doubles: not a double), not a double, fewest pips."""
+    """The tile of ``tiles`` a casual Moon declarer lays away under ``trump``: outside
+    the trump (follow-me and doubles: not a double), not a double, fewest pips."""
     tiles = list(tiles)
     pip = PIP_NAMES.index(trump) if trump in PIP_NAMES else None
 
@@ -135,10 +137,10 @@ def _worth_asking(tiles: Sequence[int]) -> set[str]:
 
 def declaration_options(view: CallView, highest: int | None, prune: bool = True
                         ) -> tuple[str, ...]:
-    """The declarations bid advice is asked about for this seat: every one the game has
-    at some bid the auction still allows (nello only when its marks are on offer;
-    plunge and splash only when the seat may call them); with ``prune``, only those
-    `_worth_asking` (plunge and splash always)."""
+    """The declarations bid advice is asked about for the seat of ``view`` above the bid
+    ``highest``: every one the game has at some bid the auction still allows (nello only
+    when its marks are on offer; plunge and splash only when the seat may call them);
+    with ``prune``, only those `_worth_asking` (plunge and splash always)."""
     rules = view.rules
     worth = _worth_asking(view.hand) if prune else None
     if rules.game == "moon":
@@ -193,7 +195,8 @@ def _offered(view: CallView, legal: Sequence[int | str], declaration: str, bid: 
 def advice_call(view: CallView, ask: Callable[[int | None, Sequence[str]], Any],
                 threshold: float, prune: bool = True) -> int | str:
     """The highest call bid advice reaches ``threshold`` with that the auction allows
-    (see `solver.play.bots.AdviceBot`); ``ask(highest, declarations)`` runs the advice."""
+    (see `solver.play.bots.AdviceBot`), for the seat of ``view``; ``ask(highest,
+    declarations)`` runs the advice; ``prune`` as for `declaration_options`."""
     legal = view.legal_calls()
     highest = view.highest
     order = ORDER_MOON if view.rules.game == "moon" else ORDER_42
@@ -211,8 +214,9 @@ def advice_call(view: CallView, ask: Callable[[int | None, Sequence[str]], Any],
     return _lowest_bid(legal)
 
 
-def advice_declaration(view: CallView, advice: Any) -> str:
-    """The declaration bid advice ranks best at the auction's bid, of those allowed."""
+def advice_declaration(view: CallView, advice: BidAdvice) -> str:
+    """The declaration ``advice`` (a `BidAdvice`) ranks best at the auction's bid, of
+    those the seat of ``view`` may name."""
     allowed = view.legal_declarations()
     auction = view.auction()
     bid = auction.bid

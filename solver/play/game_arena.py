@@ -4,7 +4,7 @@ Duplicate game ``i`` is a seeded sequence of deals played twice: at table 0 bot 
 sits N-S and B sits E-W, at table 1 the seats swap. Both tables get the same deals
 in the same order and the same first shaker; the auctions, contracts and plays are
 the bots' own, so the two games may last a different number of hands. Each table is
-a SPEC game record (`solver.play.game_play.play_game`, a 42 hand stopped once its
+a game record (docs/formats.md; `solver.play.game_play.play_game`, a 42 hand stopped once its
 outcome is decided), with ``meta.arena`` naming the run, the game's ``index``, the ``table`` and who
 sat where, so a run's records are its whole result: `summarize_games` computes the
 statistics from them alone, and a run can resume from the records it wrote.
@@ -54,8 +54,23 @@ _EW_SEED_OFFSET = 7919
 
 @dataclass(frozen=True)
 class GameArenaRun:
-    """What a run plays: the bots, the seed, the game and its house rules, and the deals
-    the searching bots use (``hint_deals`` per play, ``advice_deals`` per call)."""
+    """What a game arena run plays (`run_game_arena`; ``t42 arena A B --games N``).
+
+    Attributes:
+        a: The first bot's name (``random``, ``rule``, ``advice``, ``cheat``,
+            ``advice-auction``, ``advice-plays``, ``advice-both``, ``hint``).
+        b: The second bot's name.
+        seed: The run's seed; each game's deals and bots are seeded from it and
+            the game's index.
+        game: ``"42"`` or ``"moon"`` (four players).
+        rules: The house options (docs/formats.md); None: the standard rules.
+        hint_deals: Deals a searching bot scores per play.
+        advice_deals: Deals a searching bot scores per call.
+
+    >>> from solver import GameArenaRun
+    >>> GameArenaRun("rule", "random", seed=1).seats(table=1)
+    ('random', 'rule')
+    """
 
     a: str
     b: str
@@ -87,6 +102,7 @@ class GameArenaRun:
                 "advice_deals": self.advice_deals}
 
     def game_seed(self, index: int) -> int:
+        """The seed of duplicate game ``index`` (both tables)."""
         return self.seed * _SEED_STRIDE + index
 
     def seats(self, table: int) -> tuple[str, str]:
@@ -95,7 +111,8 @@ class GameArenaRun:
 
 
 def play_table(run: GameArenaRun, index: int, table: int) -> dict[str, Any]:
-    """One table of duplicate game ``index``, played to the end: its game record as JSON."""
+    """One ``table`` (0 or 1) of duplicate game ``index`` of ``run``, played to the end:
+    its game record as JSON."""
     game_seed = run.game_seed(index)
     ns_name, ew_name = run.seats(table)
     bot_seed = game_seed * 2 + table
@@ -111,7 +128,7 @@ def play_table(run: GameArenaRun, index: int, table: int) -> dict[str, Any]:
 
 
 def play_duplicate_game(run: GameArenaRun, index: int) -> list[dict[str, Any]]:
-    """Both tables of duplicate game ``index``."""
+    """Both tables of duplicate game ``index`` of ``run``: two game records as JSON."""
     return [play_table(run, index, table) for table in (0, 1)]
 
 
@@ -121,7 +138,8 @@ def _game_job(job: tuple[GameArenaRun, int]) -> list[dict[str, Any]]:
 
 def check_game_run(run: GameArenaRun, games: int, workers: int, first_game: int = 0) -> None:
     """Raise `PositionError` (field: the argument's name) for a run's bad argument: the
-    run's (`GameArenaRun.check`), 1..100,000 games, 1..1024 workers."""
+    run's (`GameArenaRun.check`), 1..100,000 games, 1..1024 workers, a ``first_game``
+    of 0 or more."""
     run.check()
     check_count("games", games, 1, MAX_GAMES)
     check_count("workers", workers, 1, MAX_WORKERS)
@@ -136,10 +154,29 @@ def run_game_arena(run: GameArenaRun, games: int, *, workers: int = 1, first_gam
     """Play duplicate games ``first_game`` .. ``first_game + games - 1`` (but those in
     ``skip``, already played); the records of each, two per game, by game then table.
 
-    ``workers`` > 1 plays games in up to that many processes (no more than the cores
-    nor the games); each game is seeded by its index, so the records do not depend on
-    the number of workers. ``sink`` receives each game's two records as soon as it is
-    played, ``progress`` (done, total) after each.
+    Each game is seeded by its index, so the records do not depend on the number
+    of workers, and a run can resume from the records it wrote.
+
+    Args:
+        run: The bots, seed, game and rules.
+        games: How many duplicate games.
+        workers: Processes to play in (no more than the cores nor the games).
+        first_game: The index of the first game.
+        skip: Indices already played.
+        progress: Called with (done, total) after each game.
+        sink: Receives each game's two records as soon as it is played.
+
+    Returns:
+        Game records (dicts, docs/formats.md) with ``meta.arena`` naming the run,
+        the game's ``index``, the ``table`` and who sat where.
+
+    Raises:
+        PositionError: A bad argument (the field is its name).
+
+    >>> from solver import GameArenaRun, run_game_arena
+    >>> records = run_game_arena(GameArenaRun("rule", "random", seed=1), games=1)
+    >>> [(r["meta"]["arena"]["NS"], r["meta"]["arena"]["EW"]) for r in records]
+    [('rule', 'random'), ('random', 'rule')]
     """
     check_game_run(run, games, workers, first_game)
     done = set(skip)
@@ -174,7 +211,7 @@ def read_arena_records(lines: Iterable[str], run: GameArenaRun, where: str = "re
     was cut short (a run stopped while writing it: that line is dropped).
 
     Raises `PositionError` for a line that is not a record of this run (another run's
-    file is never mixed in), naming the line.
+    file is never mixed in), naming the line (``where`` prefixes the field).
     """
     rows = list(lines)
     out: list[dict[str, Any]] = []
@@ -222,7 +259,18 @@ def complete_games(records: Iterable[Mapping[str, Any]]) -> dict[int, list[Mappi
 
 @dataclass(frozen=True)
 class KindFigures:
-    """One bot's contracts of one kind: as declarer (made) and as defender (set)."""
+    """One bot's contracts of one kind: as declarer (made) and as defender (set).
+
+    Attributes:
+        declared: Contracts of the kind it declared.
+        made: ... of which it made.
+        make_rate: ``made / declared`` (None without any).
+        make_rate_ci: Its 95% Wilson interval.
+        defended: Contracts of the kind it defended.
+        set: ... of which it set.
+        set_rate: ``set / defended`` (None without any).
+        set_rate_ci: Its 95% Wilson interval.
+    """
 
     declared: int
     made: int
@@ -236,7 +284,18 @@ class KindFigures:
 
 @dataclass(frozen=True)
 class BotGameFigures:
-    """One bot's results over the run (``role``: A or B, the run's first or second bot)."""
+    """One bot's results over the run (`GameArenaStats.bots`).
+
+    Attributes:
+        role: ``"A"`` or ``"B"``: the run's first or second bot.
+        name: The bot's name.
+        tables_won: Games (tables) it won.
+        won_both: Duplicate games in which it won both tables.
+        per_hand: Marks (Moon: points) it scored per hand played.
+        declared: Hands it declared.
+        declared_share: ... of the hands with a contract.
+        by_kind: Its `KindFigures` by contract kind.
+    """
 
     role: str
     name: str
@@ -250,7 +309,25 @@ class BotGameFigures:
 
 @dataclass(frozen=True)
 class GameArenaStats:
-    """The statistics of a game arena run (see the module docstring)."""
+    """The statistics of a game arena run, as `summarize_games` returns them.
+
+    Attributes:
+        a: The first bot.
+        b: The second bot.
+        unit: ``"marks"`` or ``"points"``.
+        games: Complete duplicate games.
+        tables: Games played (two per duplicate game).
+        hands: Hands dealt, both tables.
+        thrown_in: Hands thrown in.
+        split: Duplicate games in which each bot won one table.
+        a_win_share: A's share of the tables won.
+        a_win_share_ci: Its 95% Wilson interval.
+        deals_paired: Deals dealt at both tables of their game.
+        difference: Per paired deal, A's lead per hand with the luck of the
+            cards cancelled: its mean, standard error and 95% interval.
+        z: The difference's mean in standard errors.
+        bots: ``{"A": ..., "B": ...}``, each bot's `BotGameFigures`.
+    """
 
     a: str
     b: str
@@ -268,6 +345,7 @@ class GameArenaStats:
     bots: dict[str, BotGameFigures]
 
     def to_json(self) -> dict[str, Any]:
+        """The statistics JSON, as `t42 arena --json` prints it (no NaN: null)."""
         d = self.difference
         return {"a": self.a, "b": self.b, "unit": self.unit, "games": self.games,
                 "tables": self.tables, "hands": self.hands, "thrown_in": self.thrown_in,
@@ -286,7 +364,8 @@ def _finite(x: float) -> float | None:
 
 
 def contract_kind(record: GameRecord, index: int) -> str | None:
-    """The kind of a hand's contract for the make/set table, None when thrown in."""
+    """The kind of hand ``index``'s contract in ``record`` for the make/set table
+    (``"pip trump"``, ``"doubles"``, ``"sevens"``, ...), None when thrown in."""
     c = record.hands[index].contract
     if c is None:
         return None
@@ -303,7 +382,23 @@ def _net(awarded: Mapping[str, int], mine: str, theirs: str) -> int:
 
 
 def summarize_games(records: Iterable[Mapping[str, Any]], a: str, b: str) -> GameArenaStats:
-    """Statistics of a run from its records (complete duplicate games only)."""
+    """Statistics of a run from its records (complete duplicate games only).
+
+    Args:
+        records: The run's game records (dicts with ``meta.arena``), in any
+            order; a game with one table only is left out.
+        a: The first bot's name.
+        b: The second bot's name.
+
+    Returns:
+        The `GameArenaStats`.
+
+    >>> from solver import GameArenaRun, run_game_arena, summarize_games
+    >>> records = run_game_arena(GameArenaRun("rule", "random", seed=1), games=1)
+    >>> stats = summarize_games(records, "rule", "random")
+    >>> stats.games, stats.bots["A"].tables_won, stats.unit
+    (1, 2, 'marks')
+    """
     games = complete_games(records)
     roles = {"A": a, "B": b}
     tables_won = {"A": 0, "B": 0}
@@ -375,7 +470,7 @@ def summarize_games(records: Iterable[Mapping[str, Any]], a: str, b: str) -> Gam
 
 
 def format_game_stats(s: GameArenaStats) -> str:
-    """The statistics as text (`t42 arena --games`)."""
+    """The statistics ``s`` as text (`t42 arena --games`)."""
     d = s.difference
     a, b = s.bots["A"], s.bots["B"]
     share = "-" if s.a_win_share is None else f"{s.a_win_share:.3f}"

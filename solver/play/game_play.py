@@ -1,4 +1,4 @@
-"""A whole game between two bots, written as a SPEC game record.
+"""A whole game between two bots, written as a game record (docs/formats.md).
 
 `play_game` deals each hand from one seeded generator (`solver.hidden.dealer`), runs
 the auction call by call, has the winner (the plunge partner) declare, the
@@ -23,6 +23,7 @@ from ..game import tiles as T
 from ..game.auction import SEATS, SPECIAL_CALLS, Auction, Call, GameRules, read_rules
 from ..game.call_view import CallView, Declaration, call_view
 from ..game.game_record import GameRecord, HandRecord, read_game
+from ..game.jsondoc import JSONValue
 from ..game.position import Position
 from ..game.score import HandScore, add, awards, outcome, winner
 from ..game.view import View
@@ -79,9 +80,32 @@ def play_view_of(record: GameRecord) -> View:
     return seat_view(hand.position, hand.auction.to_json())
 
 
-def next_action(record: GameRecord, bot: Bot, deal_seen: bool = False) -> Any:
-    """What ``bot`` does next in ``record`` for the seat to act: a call, a `Declaration`,
-    a discard tile or a play tile, from that seat's view alone (cheat: the record's deal)."""
+def next_action(record: GameRecord, bot: Bot,
+                deal_seen: bool = False) -> int | str | Declaration:
+    """What ``bot`` does next in ``record`` for the seat to act, from that seat's view
+    alone (a bot that ``sees_deal``, cheat, gets the record's deal).
+
+    Args:
+        record: A game in progress whose next hand is dealt.
+        bot: The bot to ask (`make_bot`).
+        deal_seen: Unused; a bot that sees the deal says so itself (``sees_deal``).
+
+    Returns:
+        A call (a bid, ``"pass"``, ``"plunge"`` or ``"splash"``), a
+        `Declaration`, a discard tile or a play tile (tile numbers 0..27).
+
+    Raises:
+        ValueError: The game is over, or the next hand is not dealt yet.
+
+    >>> import json
+    >>> from solver import make_bot, next_action, read_game
+    >>> data = json.load(open("examples/game.json"))
+    >>> first = data["hands"][0]
+    >>> data["hands"] = [{"hands": first["hands"], "auction": first["auction"][:2]}]
+    >>> record = read_game(data)
+    >>> record.next_action(), next_action(record, make_bot("rule"))
+    ({'seat': 'W', 'action': 'call'}, 'pass')
+    """
     action = record.next_action()
     if action is None:
         raise ValueError("the game is over")
@@ -97,7 +121,8 @@ def next_action(record: GameRecord, bot: Bot, deal_seen: bool = False) -> Any:
 
 
 def next_action_figures(record: GameRecord, bot: Bot) -> dict[str, Any]:
-    """`next_action` with what a client needs to act on it, and the bot's figures.
+    """`next_action` of ``bot`` in ``record``, with what a client needs to act on it,
+    and the bot's figures.
 
     Returns ``{"seat", "action", "answer", "declaration", "figures"}``: ``answer`` is
     `next_action`'s (a call, a `Declaration`, a discard tile or a play tile);
@@ -206,7 +231,8 @@ def _seen(bot: Bot, view: CallView, hand: _Hand) -> Any:
 
 def _early_award(hand: "_Hand", bid: int, p: Position) -> dict[str, int] | None:
     """The marks of a 42 hand that may stop here: its outcome is decided and does not
-    end the game (SPEC: it then scores the same; the game's last hand is played out).
+    end the game (docs/rules/texas42.md: it then scores the same; the game's last hand
+    is played out).
     None to play on. Moon's other players score their tricks: always played out."""
     if hand.rules.game != "42":
         return None
@@ -284,13 +310,36 @@ def _play_hand(hand: _Hand, bots: Sequence[Bot], play_out: bool = True) -> None:
 
 def play_game(ns: Bot, ew: Bot, *, game: str = "42", players: int = 4,
               rules: Mapping[str, Any] | None = None, first_shaker: int | str = 0,
-              seed: int = 0, max_hands: int = 1000, game_id: Any = None,
-              meta: Any = None, play_out: bool = True) -> GameRecord:
-    """Play a game to its end: ``ns`` at N and S, ``ew`` at E and W (three-player Moon:
-    ``ns`` at N and S, ``ew`` at E). Deals come from ``seed``; the first hand is shaken
-    by ``first_shaker``. Without ``play_out`` a 42 hand stops once its outcome is
-    decided (it scores the same), but for the hand that ends the game. ``game_id`` and
-    ``meta`` go into the record's ``id`` and ``meta``. Returns the record, read back (`read_game`)."""
+              seed: int = 0, max_hands: int = 1000, game_id: JSONValue = None,
+              meta: Mapping[str, Any] | None = None, play_out: bool = True) -> GameRecord:
+    """Play a game to its end between two bots and return its record.
+
+    Every bot is handed only its seat's view (a bot that ``sees_deal`` excepted).
+
+    Args:
+        ns: The bot at N and S (`make_bot`).
+        ew: The bot at E and W (three-player Moon: at E).
+        game: ``"42"`` or ``"moon"``.
+        players: Moon: 3 or 4 (42 is always 4).
+        rules: The house options (docs/formats.md, ``rules``); None: the
+            standard rules.
+        first_shaker: The seat that shakes the first hand (a letter or index).
+        seed: The seed the deals come from.
+        max_hands: The most hands before giving up (RuntimeError).
+        game_id: The record's ``id``.
+        meta: The record's ``meta``.
+        play_out: False stops a 42 hand once its outcome is decided (it scores
+            the same), but for the hand that ends the game.
+
+    Returns:
+        The record, read back (`read_game`); its ``winner`` is set.
+
+    >>> from solver import make_bot, play_game
+    >>> record = play_game(make_bot("rule", seed=1), make_bot("random", seed=2), seed=3,
+    ...                    play_out=False)
+    >>> record.winner, record.score
+    ('NS', {'NS': 7, 'EW': 0})
+    """
     game = "moon" if str(game).lower() == "moon" else "42"
     players = 4 if game == "42" else players
     game_rules = read_rules(dict(rules) if rules else None, game, players)
@@ -313,7 +362,7 @@ def play_game(ns: Bot, ew: Bot, *, game: str = "42", players: int = 4,
     bots = (ns, ew)
     for _ in range(max_hands):
         deal = dealer.deal(rng)
-        hand = _Hand(game_rules, shaker, dict(deal.hands), deal.widow, score)
+        hand = _Hand(game_rules, shaker, dict(deal.hand_ids), deal.widow_id, score)
         _play_hand(hand, bots, play_out)
         data["hands"].append(hand.to_json())
         record = read_game(data)

@@ -1168,7 +1168,14 @@ def _shown(number):
 
 
 cdef class CancelToken:
-    """Stops a search: `cancel()` from any thread, a deadline, or a node budget.
+    """CancelToken(deadline: float | None = None, node_budget: int | None = None)
+
+    Stops a search: `cancel()` from any thread, a deadline, or a node budget.
+
+    Args:
+        deadline: A `time.monotonic()` time to stop at; None: no deadline.
+        node_budget: The most nodes the searches it is attached to may search
+            in all (1 .. 2**63-1); None: no budget.
 
     ``deadline`` is None (no deadline) or a time on the `time.monotonic()`
     clock; a time already past (0, a negative number and -inf included)
@@ -1177,7 +1184,16 @@ cdef class CancelToken:
     once it has searched that many nodes in all (checked every 1,024 nodes).
     Both are read when the token is attached to a search (`solve(..., token=)`,
     `DealSolver(position, token)`). Bad values raise `ArgumentError` (a
-    ValueError), values of the wrong type TypeError.
+    ValueError), values of the wrong type TypeError. A search it stops raises
+    `SearchCancelled`.
+
+    >>> import time
+    >>> from solver import CancelToken, solve
+    >>> token = CancelToken(deadline=time.monotonic() + 5.0, node_budget=10**9)
+    >>> solve(open("examples/deal.json").read(), token=token).value
+    31
+    >>> token.cancel(); token.cancelled
+    True
     """
 
     cdef int flag
@@ -1231,10 +1247,12 @@ cdef class CancelToken:
         self._node_budget = budget
 
     def cancel(self) -> None:
+        """Stop every search the token is attached to (safe from any thread)."""
         self.flag = 1
 
     @property
     def cancelled(self) -> bool:
+        """Whether `cancel` was called (a deadline or budget reached does not set it)."""
         return self.flag != 0
 
     def __repr__(self):

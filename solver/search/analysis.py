@@ -1,6 +1,6 @@
 """Analysis of a played hand: what each play cost the side that made it.
 
-A hand record is a SPEC position whose ``plays`` are the tiles actually
+A hand record is a position (docs/formats.md) whose ``plays`` are the tiles actually
 played (all of them, or fewer for a hand stopped early), plus two optional
 fields that are passed through to the result unchanged:
 
@@ -31,24 +31,32 @@ from typing import Any, Mapping, Union
 
 from ..game import tiles as T
 from ..game.errors import PositionError, key_text, quoted
-from ..game.jsondoc import check_keys, json_object
+from ..game.jsondoc import JSONValue, check_keys, json_object
 from ..game.position import POSITION_FIELDS, SEATS, Contract, Position
 from ._core import CancelToken
 from .solve import DealSolver
 
 RecordLike = Union[Mapping[str, Any], str, bytes]
 
-#: Fields of a hand record: the SPEC position's, and the two a hand record adds.
+#: Fields of a hand record: a position's, and the two a hand record adds.
 RECORD_FIELDS = POSITION_FIELDS + ("id", "meta")
 
 
 @dataclass(frozen=True)
 class PlayAnalysis:
-    """One play: who played what, the value before and after, and its cost.
+    """One play of an analysed hand (`HandAnalysis.plays`).
 
-    ``cost`` is how much the play worsened the result for the side that made
-    it (0 when optimal); ``alternatives`` lists, when it cost something, the
-    legal tiles that would have kept ``value_before`` (tile order).
+    Attributes:
+        index: The play's place in the hand's ``plays`` (0 first).
+        trick: The trick it belongs to (0 first).
+        seat: Who played it.
+        tile: The tile played.
+        value_before: The double-dummy value before the play.
+        value_after: The double-dummy value after it.
+        cost: How much the play worsened the result for the side that made it
+            (0 when optimal).
+        alternatives: When it cost something, the legal tiles that would have
+            kept ``value_before`` (tile order).
     """
 
     index: int
@@ -62,9 +70,11 @@ class PlayAnalysis:
 
     @property
     def optimal(self) -> bool:
+        """Whether the play kept the value (cost 0)."""
         return self.cost == 0
 
     def to_json(self) -> dict:
+        """The play's JSON, as `t42 analyze --json` writes it."""
         return {"index": self.index, "trick": self.trick, "seat": self.seat, "tile": self.tile,
                 "value_before": self.value_before, "value_after": self.value_after,
                 "cost": self.cost, "optimal": self.optimal,
@@ -73,28 +83,51 @@ class PlayAnalysis:
 
 @dataclass(frozen=True)
 class SeatSummary:
-    """A seat's plays in the hand, how many of them cost something, and their total cost."""
+    """A seat's plays in the hand, how many of them cost something, and their total cost.
+
+    Attributes:
+        plays: The seat's plays in the hand.
+        costly_plays: How many of them cost something.
+        total_cost: Their cost in all.
+    """
 
     plays: int = 0
     costly_plays: int = 0
     total_cost: int = 0
 
     def to_json(self) -> dict:
+        """``{"plays", "costly_plays", "total_cost"}``."""
         return {"plays": self.plays, "costly_plays": self.costly_plays,
                 "total_cost": self.total_cost}
 
 
 @dataclass
 class HandAnalysis:
-    """A played hand, play by play, and its outcome.
+    """A played hand, play by play, and its outcome, as `analyze_hand` returns it.
 
-    ``value`` is the double-dummy value at the opening lead and ``makes``
-    whether the contract should have made; ``result`` is what the declaring
-    side actually took (points, or the nello declarer's tricks) in the tricks
-    completed, and ``final_value`` the double-dummy value after the last
-    recorded play (the same as ``result`` when the hand is ``complete``).
-    ``made`` is whether the contract made, or None when a hand stopped early
-    had not decided it yet.
+    Attributes:
+        position: The hand as recorded (a `Position` with its plays).
+        value: The double-dummy value at the opening lead.
+        makes: Whether the contract should have made (at ``value``).
+        result: What the declaring side actually took (points, or the nello
+            declarer's tricks) in the tricks completed.
+        final_value: The double-dummy value after the last recorded play (the
+            same as ``result`` when the hand is ``complete``).
+        made: Whether the contract made; None when a hand stopped early had
+            not decided it yet.
+        plays: Every play analysed (`PlayAnalysis`), in order.
+        seats: Each seat's summary (`SeatSummary`).
+        id: The record's ``id``, passed through.
+        meta: The record's ``meta``, passed through.
+        nodes: Nodes searched in all.
+
+    >>> import json
+    >>> from solver import analyze_hand
+    >>> analysis = analyze_hand(json.loads(open("examples/hands.jsonl").readline()))
+    >>> analysis.value, analysis.made
+    (29, True)
+    >>> [(p.seat, p.tile, p.cost) for p in analysis.costly_plays]
+    [('W', '5-0', 5), ('W', '3-3', 1)]
     """
 
     position: Position = field(repr=False)
@@ -105,16 +138,18 @@ class HandAnalysis:
     made: bool | None
     plays: list[PlayAnalysis]
     seats: dict[str, SeatSummary]
-    id: Any = None
+    id: JSONValue = None
     meta: dict | None = None
     nodes: int = 0
 
     @property
     def contract(self) -> Contract:
+        """The hand's contract."""
         return self.position.contract
 
     @property
     def complete(self) -> bool:
+        """Whether every trick of the hand was played."""
         return self.position.is_complete
 
     @property
@@ -124,9 +159,11 @@ class HandAnalysis:
 
     @property
     def costly_plays(self) -> list[PlayAnalysis]:
+        """The plays that cost something, in order."""
         return [p for p in self.plays if p.cost]
 
     def to_json(self) -> dict:
+        """The analysis JSON, as `t42 analyze --json` writes it."""
         out: dict[str, Any] = {}
         if self.id is not None:
             out["id"] = self.id
@@ -199,9 +236,28 @@ def _decided(position: Position) -> bool | None:
 def analyze_hand(record: RecordLike, *, token: CancelToken | None = None) -> HandAnalysis:
     """Analyse a played hand play by play against double-dummy play.
 
-    ``record`` is a hand record (see the module docstring) as a dict or a
-    JSON string. Raises `PositionError` for a bad record and
-    `SearchCancelled` when ``token`` stops a search.
+    Each play gets the double-dummy value before and after it, its cost to
+    the side that made it and, when it cost something, the plays that would
+    have kept the value. One engine serves the whole hand.
+
+    Args:
+        record: A hand record (docs/formats.md): a position whose ``plays`` are
+            the tiles actually played (all, or fewer for a hand stopped early),
+            with optional ``id`` and ``meta``; a dict or JSON text.
+        token: Stops the searches (`CancelToken`).
+
+    Returns:
+        The `HandAnalysis`.
+
+    Raises:
+        PositionError: A bad record (an unknown field, an illegal play, ...).
+        SearchCancelled: ``token`` stopped a search.
+
+    >>> import json
+    >>> from solver import analyze_hand
+    >>> record = json.loads(open("examples/hands.jsonl").readline())
+    >>> analyze_hand(record).seats["W"].total_cost
+    6
     """
     played, hand_id, meta = parse_record(record)
     start = played.with_plays([])

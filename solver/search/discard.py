@@ -6,7 +6,7 @@ dummy (the other two hands known, the declarer on lead) for one declaration
 or for every Moon declaration, so the declarer sees which trump and which
 discard go together.
 
-Input is a SPEC-style Moon object whose declarer's hand is the seven tiles
+Input is a Moon position (docs/formats.md) whose declarer's hand is the seven tiles
 held *before* taking the widow::
 
     {"game": "moon",
@@ -53,10 +53,12 @@ DealLike = Union[Mapping[str, Any], str]
 class DiscardRow:
     """One discard under one declaration and its exact double-dummy value.
 
-    ``value`` is the tricks the declarer takes (0..7) after laying away
-    ``discard``; ``makes`` says whether that makes the bid (None when the
-    input named no bid); ``position`` is the Moon position the row scores,
-    ready for `solver.search.solve`.
+    Attributes:
+        trump: The declaration.
+        discard: The tile laid away.
+        value: The tricks the declarer takes (0..7) after laying it away.
+        makes: Whether that makes the bid; None when the input named no bid.
+        position: The Moon position the row scores, ready for `solve`.
     """
 
     trump: str
@@ -66,6 +68,7 @@ class DiscardRow:
     position: Position = field(repr=False, compare=False)
 
     def to_json(self) -> dict:
+        """``{"trump", "discard", "value"}``, and ``makes`` when a bid was named."""
         out: dict[str, Any] = {"trump": self.trump, "discard": self.discard, "value": self.value}
         if self.makes is not None:
             out["makes"] = self.makes
@@ -74,7 +77,22 @@ class DiscardRow:
 
 @dataclass
 class DiscardTable:
-    """Every discard's value, best first (then declaration order, then higher tile first)."""
+    """Every discard's value, as `best_discards` returns it.
+
+    Attributes:
+        declarer: The declarer's seat.
+        widow: The widow the declarer picked up.
+        hand: The declarer's seven tiles before taking the widow.
+        bid: The contract's bid, or None when the input named none.
+        rows: Every (declaration, discard) scored (`DiscardRow`), best first,
+            then in declaration order, then higher tile first.
+        nodes: Nodes searched in all.
+
+    >>> from solver import best_discards
+    >>> table = best_discards(open("examples/moon-discard.json").read())
+    >>> table.value, table.best[0].trump, table.best[0].discard
+    (5, 'fours', '3-2')
+    """
 
     declarer: str
     widow: str
@@ -104,6 +122,7 @@ class DiscardTable:
         return [r for r in self.rows if r.trump == name]
 
     def to_json(self) -> dict:
+        """The table JSON, as `t42 discard --json` writes it."""
         out: dict[str, Any] = {"declarer": self.declarer, "widow": self.widow,
                                "hand": list(self.hand)}
         if self.bid is not None:
@@ -117,16 +136,32 @@ def best_discards(deal: DealLike, declaration: str | int | None = None, *,
                   token: CancelToken | None = None) -> DiscardTable:
     """Exact value of each of the declarer's eight discards in three-player Moon.
 
-    ``deal`` is the JSON object described in this module's docstring (a
-    dict or a JSON string). ``declaration`` (any name or alias of a pip
-    suit, ``doubles`` or ``follow-me``) overrides ``contract.trump``; when
-    neither is given, all nine Moon declarations are scored (72 rows).
-    Values are the tricks the declarer takes with the declarer on lead,
-    the other two hands playing together against the declarer.
+    Values are the tricks the declarer takes with the declarer on lead, the
+    other two hands playing together against the declarer.
 
-    Raises `PositionError` for bad input and `SearchCancelled` when
-    ``token`` stops a search (each declaration has its own engine, so a
-    node budget applies to each declaration in turn).
+    Args:
+        deal: A three-player Moon position before the discard (a dict or JSON
+            text): the three hands, the declarer's seven tiles *before* taking
+            the ``widow``, and a contract whose ``trump`` and ``bid`` are
+            optional (docs/formats.md; docs/rules/moon.md for the discard).
+        declaration: Any name or alias of a pip suit, ``doubles`` or
+            ``follow-me``; overrides ``contract.trump``. When neither is given,
+            all nine Moon declarations are scored (72 rows).
+        token: Stops the searches (`CancelToken`); each declaration has its
+            own engine, so a node budget applies to each in turn.
+
+    Returns:
+        The `DiscardTable`.
+
+    Raises:
+        PositionError: Bad input: as for `Position`, or four hands, a
+            ``discard`` or ``plays`` given, a widow that is also in a hand.
+        SearchCancelled: ``token`` stopped a search.
+
+    >>> from solver import best_discards
+    >>> rows = best_discards(open("examples/moon-discard.json").read(), "sixes").rows
+    >>> rows[0].discard, rows[0].value, rows[0].makes
+    ('3-2', 4, False)
     """
     data = json_object(deal, "position", "a deal")
     hands, contract, widow = _check_shape(data)

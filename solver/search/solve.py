@@ -44,16 +44,31 @@ def check_threads(threads: object) -> int | None:
 
 
 def as_position(position: PositionLike) -> Position:
-    """A `Position` from a Position, a SPEC dict or a JSON string."""
+    """A `Position` from a Position, a position JSON dict or a JSON string."""
     return position if isinstance(position, Position) else Position(position)
 
 
 @dataclass
 class SolveResult:
-    """Exact double-dummy answer for a position.
+    """Exact double-dummy answer for a position, as `solve` returns it.
 
-    ``moves`` maps every legal tile of the seat to move to its value, best
-    first (for that seat's side); ``line`` is one optimal play to the end.
+    Values are the declaring side's points (42), tricks or points (Moon) or
+    nello's tricks, as docs/formats.md describes for the answer JSON.
+
+    Attributes:
+        value: The position's exact value under best play by both sides.
+        makes: Whether the contract makes at that value.
+        to_move: The seat to move (``"N"``, ``"E"``, ``"S"``, ``"W"``), None when
+            the hand is over.
+        moves: Every legal tile of the seat to move mapped to its value, best
+            first for that seat's side (only the optimal tiles with ``best_only``).
+        line: One optimal play from the position to the end of the hand.
+        nodes: Nodes searched for the answer (a node is one tile played).
+
+    >>> from solver import solve
+    >>> result = solve(open("examples/deal.json").read())
+    >>> result.value, result.makes, result.best_moves
+    (31, True, ['1-1', '3-3'])
     """
 
     value: int
@@ -64,17 +79,31 @@ class SolveResult:
     nodes: int = 0
 
     def to_json(self) -> dict:
+        """The answer JSON (docs/formats.md): value, makes, to_move, moves, line."""
         return {"value": self.value, "makes": self.makes, "to_move": self.to_move,
                 "moves": dict(self.moves), "line": list(self.line)}
 
     @property
     def best_moves(self) -> list[str]:
+        """The tiles whose value is the position's (every optimal move)."""
         return [t for t, v in self.moves.items() if v == self.value]
 
 
 @dataclass
 class MakeOrSetResult:
-    """Whether the declaring side makes ``bid`` under double-dummy play."""
+    """Whether the declaring side makes ``bid`` under double-dummy play, as
+    `make_or_set` returns it.
+
+    Attributes:
+        makes: True when the declaring side makes ``bid`` against best defence.
+        bid: The bid tested (the contract's unless another was asked).
+        nodes: Nodes searched for the answer.
+        value: The exact value, only when asked for (``exact=True``), else None.
+
+    >>> from solver import make_or_set
+    >>> make_or_set(open("examples/deal.json").read(), 34).makes
+    False
+    """
 
     makes: bool
     bid: int
@@ -82,6 +111,7 @@ class MakeOrSetResult:
     value: int | None = None
 
     def to_json(self) -> dict:
+        """The answer JSON: makes, bid, and value when it was computed."""
         out: dict[str, Any] = {"makes": self.makes, "bid": self.bid}
         if self.value is not None:
             out["value"] = self.value
@@ -100,6 +130,17 @@ def _locked(method: F) -> F:
 @dataclass(eq=False)
 class DealSolver:
     """Answers queries on positions of one deal and contract with one engine.
+
+    Positions of the same deal and contract reuse what earlier queries learned
+    (the transposition table), so a caller that asks many questions of one deal
+    (every play of a hand, every lead) builds one solver and `load`s each
+    position into it.
+
+    Args:
+        position: The first position to load.
+        token: Stops every search of this solver (`CancelToken`); None: never.
+        tt_bits: log2 of the transposition table's most entries.
+        threads: How many threads one query may use (see below).
 
     ``tt_bits`` is log2 of the transposition table's entries (10..30, 8 bytes
     each; `ArgumentError` outside). Thread safety: every method holds
@@ -122,6 +163,11 @@ class DealSolver:
     parallel already.
     Play through `play`/`undo`, not on ``engine``: the helper engines follow
     the solver's moves.
+
+    >>> from solver import DealSolver, Position
+    >>> solver = DealSolver(Position(open("examples/deal.json").read()))
+    >>> solver.value(), solver.make_or_set(32).makes
+    (31, False)
     """
 
     position: Position
@@ -150,7 +196,11 @@ class DealSolver:
 
     @_locked
     def load(self, position: Position) -> None:
-        """Point the engine at another position of the same deal and contract."""
+        """Point the engine at another position of the same deal and contract.
+
+        Args:
+            position: A position of this solver's deal and contract.
+        """
         self.position = position
         p = position
         self._set_state((p.remaining, p.leader, p.trick, p.points, p.available, p.tricks_left))
@@ -161,6 +211,10 @@ class DealSolver:
 
         The transposition table is cleared (in constant time): its keys name
         states only while every tile keeps its owner.
+
+        Args:
+            position: A position with the same declaration, doubles and declaring
+                side; ValueError otherwise.
         """
         p, q = self.position, position
         if (q.rules is not p.rules or q.active_seats != p.active_seats
@@ -181,8 +235,11 @@ class DealSolver:
         self._set_state((list(p.remaining), seat, [], 0, p.available, p.tricks_left))
 
     @_locked
-    def play(self, tile: int) -> None:
-        """Play ``tile`` (an index) for the seat to move; the caller has checked it is legal."""
+    def play(self, tile: int | str) -> None:
+        """Play ``tile`` (a tile number 0..27, or a name such as "6-4") for the seat to move;
+        the caller has checked it is legal."""
+        if tile.__class__ is str:
+            tile = T.parse_tile(tile, "tile")
         self.engine.play(tile)
         self._plays.append(tile)
 
@@ -281,7 +338,11 @@ class DealSolver:
 
     @_locked
     def value(self, guess: int = -1) -> int:
-        """Exact value of the loaded position."""
+        """Exact value of the loaded position.
+
+        Args:
+            guess: A first guess of the value (-1: none); a good one saves probes.
+        """
         if self._thread_count(False) > 1:
             bounds = self._sure_bounds()
             if bounds is not None and bounds[0] == bounds[1]:
@@ -293,7 +354,11 @@ class DealSolver:
 
     @_locked
     def at_least(self, target: int) -> bool:
-        """Null-window test of the loaded position: value >= target?"""
+        """Null-window test of the loaded position: is its value at least ``target``?
+
+        Args:
+            target: The value to test against.
+        """
         if self._thread_count(False) > 1:
             bounds = self._sure_bounds()
             if bounds is not None and (bounds[0] >= target or bounds[1] < target):
@@ -340,7 +405,15 @@ class DealSolver:
 
     @_locked
     def optimal_line(self, value: int, first: int | None = None) -> list[int]:
-        """One optimal line from the loaded position to the end of the hand."""
+        """One optimal line from the loaded position to the end of the hand.
+
+        Args:
+            value: The position's exact value (from `value`).
+            first: The line's first tile when it must be that one (an optimal move).
+
+        Returns:
+            Tile numbers 0..27, one per play to the end of the hand.
+        """
         return self._line(self.engine, value, first)
 
     def _line(self, engine: Engine, value: int, first: int | None) -> list[int]:
@@ -359,7 +432,12 @@ class DealSolver:
 
     @_locked
     def solve(self, best_only: bool = False, with_line: bool = True) -> SolveResult:
-        """Value, makes, every legal move's value (or only the best) and a line."""
+        """Value, makes, every legal move's value (or only the best) and a line.
+
+        Args:
+            best_only: Score only the optimal moves (cheaper).
+            with_line: Walk one optimal line to the end of the hand.
+        """
         p = self.position
         if p.is_complete:
             return SolveResult(p.points, p.makes(p.points), None, {}, [], self.nodes)
@@ -388,7 +466,12 @@ class DealSolver:
 
     @_locked
     def make_or_set(self, bid: int | None = None, exact: bool = False) -> MakeOrSetResult:
-        """Null-window answer to: does the declaring side make ``bid``?"""
+        """Null-window answer to: does the declaring side make ``bid``?
+
+        Args:
+            bid: The bid to test; None: the contract's.
+            exact: Also compute the exact value.
+        """
         p = self.position
         bid = p.contract.bid if bid is None else p.check_bid(bid)
         threshold, at_least = p.make_target(bid)
@@ -404,12 +487,28 @@ def solve(position: PositionLike, *, best_only: bool = False, with_line: bool = 
 
     Returns the value, whether the contract makes, the seat to move, the
     value of every legal move (only the optimal ones with ``best_only``) and
-    one optimal line to the end of the hand. Raises `PositionError` for bad
-    input and `SearchCancelled` when ``token`` stops the search.
+    one optimal line to the end of the hand.
 
-    ``threads``: None (automatic) uses every core for positions with enough
-    tricks left (see `DealSolver`); pass 1 when the caller runs solves in
-    parallel itself. The answer is the same whatever the count.
+    Args:
+        position: A `Position`, or its JSON as a dict or text (the position
+            JSON of docs/formats.md).
+        best_only: Score only the optimal moves (cheaper than every move).
+        with_line: Walk one optimal line to the end of the hand.
+        token: Stops the search (`CancelToken`: cancel, deadline, node budget).
+        threads: None (automatic) uses every core for positions with enough
+            tricks left (see `DealSolver`); pass 1 when the caller runs solves
+            in parallel itself. The answer is the same whatever the count.
+
+    Returns:
+        The `SolveResult`.
+
+    Raises:
+        PositionError: The position is bad input (the field and the reason).
+        SearchCancelled: ``token`` stopped the search.
+
+    >>> from solver import solve
+    >>> solve(open("examples/deal.json").read()).moves["1-1"]
+    31
     """
     return _one_shot(position, token, threads, lambda s: s.solve(best_only, with_line))
 
@@ -420,8 +519,26 @@ def make_or_set(position: PositionLike, bid: int | None = None, *, exact: bool =
     """Does the declaring side make ``bid`` (default: the contract's)?
 
     Answered by a null-window search against the bid's target, which is
-    faster than the exact value; ``exact=True`` also computes the value.
-    ``threads`` as for `solve`.
+    faster than the exact value.
+
+    Args:
+        position: A `Position`, or its JSON as a dict or text.
+        bid: The bid to test (a number of points or marks as the contract's);
+            None: the contract's own.
+        exact: Also compute the exact value (slower).
+        token: Stops the search (`CancelToken`).
+        threads: As for `solve`.
+
+    Returns:
+        The `MakeOrSetResult`.
+
+    Raises:
+        PositionError: Bad input, or a bid the contract cannot have.
+        SearchCancelled: ``token`` stopped the search.
+
+    >>> from solver import make_or_set
+    >>> make_or_set(open("examples/deal.json").read(), bid=31).makes
+    True
     """
     return _one_shot(position, token, threads, lambda s: s.make_or_set(bid, exact))
 
@@ -503,8 +620,19 @@ def _keep(solver: DealSolver) -> None:
 
 
 def legal_moves(position: PositionLike) -> list[str]:
-    """Legal tiles of the seat to move (H-L), in tile order; [] when the hand is over."""
-    return [T.name_of(t) for t in as_position(position).legal_tiles()]
+    """Legal tiles of the seat to move, in tile order; [] when the hand is over.
+
+    Args:
+        position: A `Position`, or its JSON as a dict or text.
+
+    Returns:
+        Tile names, high end first (``"6-4"``).
+
+    >>> from solver import legal_moves
+    >>> legal_moves(open("examples/deal.json").read())
+    ['1-1', '2-0', '3-3', '4-0', '4-3', '5-1', '5-5']
+    """
+    return as_position(position).legal_tiles()
 
 
 __all__ = ["DealSolver", "MakeOrSetResult", "PositionError", "SEATS", "SearchCancelled",

@@ -32,7 +32,7 @@ from functools import partial
 from typing import Any, Callable, Mapping, Union
 
 from ..game.errors import PositionError, quoted
-from ..game.jsondoc import check_keys, json_object
+from ..game.jsondoc import JSONValue, check_keys, json_object
 from ..game.position import CONTRACT_FIELDS, SEAT_INDEX, SEATS, Position, parse_game
 from ..game.rules import DOUBLES_OPTIONS, PIP_NAMES
 from ._core import CancelToken
@@ -58,7 +58,8 @@ DEAL_FIELDS = ("hands", "doubles", "id", "meta", "game", "contract", "plays")
 
 
 def bid_made(points: int) -> int | None:
-    """The highest bid that ``points`` makes: 42 (1 mark) with every point, else 30..41, else None."""
+    """The highest bid that ``points`` makes: 42 (1 mark) with every point, else 30..41,
+    else None."""
     if points >= TOTAL_POINTS:
         return ONE_MARK
     return points if points >= LOWEST_BID else None
@@ -66,10 +67,14 @@ def bid_made(points: int) -> int | None:
 
 @dataclass(frozen=True)
 class SeatBest:
-    """A seat's best declaration and the highest bid it makes (None: not even 30).
+    """A seat's best declaration and the highest bid it makes (`DealTable.best`).
 
-    ``points`` is the declaring side's double-dummy points with that
-    declaration, None for nello and sevens, which only make or fail.
+    Attributes:
+        trump: The declaration (``"fours"``, ``"doubles"``, ``"nello"``, ...).
+        points: The declaring side's double-dummy points with it; None for nello
+            and sevens, which only make or fail.
+        bid: The highest bid it makes (30..41, or 42 for one mark); None: not
+            even 30.
     """
 
     trump: str
@@ -77,16 +82,33 @@ class SeatBest:
     bid: int | None
 
     def to_json(self) -> dict:
+        """``{"trump", "points", "bid"}``."""
         return {"trump": self.trump, "points": self.points, "bid": self.bid}
 
 
 @dataclass
 class DealTable:
-    """The double-dummy table of a deal.
+    """The double-dummy table of a 42 deal, as `solve_deal` returns it.
 
-    ``points[trump][seat]``: the declaring side's points when ``seat``
-    declares ``trump`` and leads. ``makes[trump][seat]``: whether ``seat``
-    makes nello or sevens. ``best[seat]``: see `SeatBest`.
+    Attributes:
+        hands: The deal, tile names by seat.
+        doubles: Where doubles rank in follow-me and nello (``"high"``,
+            ``"low"``, ``"suit"``).
+        points: ``points[trump][seat]``: the declaring side's points when
+            ``seat`` declares ``trump`` (a pip trump, doubles or follow-me) and
+            leads.
+        makes: ``makes[trump][seat]``: whether ``seat`` makes nello or sevens.
+        best: ``best[seat]``: its best declaration and highest bid (`SeatBest`).
+        id: The deal's ``id``, passed through.
+        meta: The deal's ``meta``, passed through.
+        nodes: Nodes searched in all.
+
+    >>> from solver import solve_deal
+    >>> table = solve_deal(open("examples/deal.json").read(), threads=1)
+    >>> table.points["fours"]
+    {'N': 23, 'E': 31, 'S': 17, 'W': 31}
+    >>> table.best["W"].trump, table.best["W"].bid
+    ('blanks', 42)
     """
 
     hands: dict[str, list[str]]
@@ -94,7 +116,7 @@ class DealTable:
     points: dict[str, dict[str, int]]
     makes: dict[str, dict[str, bool]]
     best: dict[str, SeatBest]
-    id: Any = None
+    id: JSONValue = None
     meta: dict | None = None
     nodes: int = 0
 
@@ -185,13 +207,32 @@ class _SideSolver:
 
 def solve_deal(deal: DealLike, *, token: CancelToken | None = None,
                threads: int | None = None) -> DealTable:
-    """The double-dummy table of a deal (see the module docstring).
+    """The double-dummy table of a 42 deal: every seat's points under every
+    declaration, nello and sevens made or not, each seat's best declaration.
 
     The fourteen searches (nine point declarations, sevens, nello for each
-    seat) are independent and run in ``threads`` threads (default: one per
-    core; the search releases the GIL, so they really run in parallel; pass
-    1 when the caller parallelises already). Raises `PositionError` for a bad
-    deal and `SearchCancelled` when ``token`` stops a search.
+    seat) are independent and run in parallel threads (the search releases
+    the GIL).
+
+    Args:
+        deal: The four hands before the opening lead, as JSON (a dict or text):
+            ``{"hands": {...}, "doubles": "high"}``; ``doubles`` is optional,
+            ``id`` and ``meta`` are passed through. A position from the
+            opening lead is accepted too (its contract is ignored).
+        token: Stops the searches (`CancelToken`).
+        threads: Threads for the searches; None: one per core; pass 1 when
+            the caller parallelises already.
+
+    Returns:
+        The `DealTable`.
+
+    Raises:
+        PositionError: A bad deal, a Moon deal, or plays in it.
+        SearchCancelled: ``token`` stopped a search.
+
+    >>> from solver import solve_deal
+    >>> solve_deal(open("examples/deal.json").read(), threads=1).makes["sevens"]
+    {'N': True, 'E': False, 'S': True, 'W': False}
     """
     hands, doubles, deal_id, meta = parse_deal(deal)
 
@@ -228,7 +269,13 @@ def solve_deal(deal: DealLike, *, token: CancelToken | None = None,
 def best_for_seat(seat: str, points: Mapping[str, Mapping[str, int]],
                   makes: Mapping[str, Mapping[str, bool]]) -> SeatBest:
     """A seat's best declaration from table entries: the highest bid made, then the most
-    points; ties go to the earlier declaration (`POINT_DECLARATIONS`, then sevens, nello)."""
+    points; ties go to the earlier declaration (`POINT_DECLARATIONS`, then sevens, nello).
+
+    Args:
+        seat: The seat (``"N"`` ...).
+        points: ``points[trump][seat]`` of the point declarations (`DealTable.points`).
+        makes: ``makes[trump][seat]`` of nello and sevens (`DealTable.makes`).
+    """
     candidates = [SeatBest(t, points[t][seat], bid_made(points[t][seat]))
                   for t in POINT_DECLARATIONS]
     candidates += [SeatBest(t, None, ONE_MARK) for t in MARK_DECLARATIONS if makes[t][seat]]

@@ -22,6 +22,7 @@ def _hand(position: "Position", seat: int) -> str:
 
 
 def contract_line(position: "Position") -> str:
+    """The diagram's first line: the game, the contract and its declarer for ``position``."""
     c = position.contract
     game = "Moon" if position.game == "moon" else "42"
     players = f", {len(position.active_seats)} players" if position.game == "moon" else ""

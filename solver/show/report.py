@@ -238,6 +238,7 @@ def _percent(rate: float | None) -> str:
 
 
 def player_rows(report: Report) -> list[list[str]]:
+    """The report's table of players (a header row first), costliest per hand first."""
     rows = [["player", "hands", "plays", "costly", "total cost", "cost/hand"]]
     for name, p in sorted(report.players.items(), key=lambda kv: (-kv[1].cost_per_hand, kv[0])):
         rows.append([name, str(p.hands), str(p.plays), str(p.costly_plays), str(p.total_cost),
@@ -246,6 +247,7 @@ def player_rows(report: Report) -> list[list[str]]:
 
 
 def declaration_rows(report: Report) -> list[list[str]]:
+    """The report's table of declarations (a header row first)."""
     rows = [["declaration", "hands", "DD makes", "decided", "made", "DD rate", "made rate"]]
     for name, d in report.declarations.items():
         rows.append([name, str(d.hands), str(d.dd_makes), str(d.decided), str(d.made),
@@ -254,6 +256,7 @@ def declaration_rows(report: Report) -> list[list[str]]:
 
 
 def trick_rows(report: Report) -> list[list[str]]:
+    """The report's table of tricks (a header row first)."""
     rows = [["trick", "plays", "costly", "total cost"]]
     for number, t in report.tricks.items():
         rows.append([str(number), str(t.plays), str(t.costly_plays), str(t.total_cost)])
@@ -275,6 +278,7 @@ def _grid(rows: list[list[str]]) -> list[str]:
 
 
 def format_report(report: Report) -> str:
+    """The ``report`` as text, as `t42 report` prints it."""
     lines = [f"{report.hands} hands" + (f", {report.errors} bad records left out"
                                         if report.errors else "")]
     for title, rows in SECTIONS:

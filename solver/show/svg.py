@@ -167,7 +167,7 @@ def position_svg(position: "Position", labels: Optional[Mapping[str, object]] = 
     hidden = set(hidden)
     width, height = 960, 640
     to_move = position.to_move_index
-    legal = {T.name_of(t) for t in position.legal_tiles()}
+    legal = set(position.legal_tiles())
     body: list[str] = []
     body.append(_text(30, 42, contract_line(position), size=18, anchor="start", weight="bold",
                       css="contract"))
