@@ -302,3 +302,8 @@ def test_a_failing_command_shows_its_error(tmp_path: Path) -> None:
     run_console("$ echo out; echo 'bad input' >&2; exit 2\nout\nbad input\n", tmp_path)
     with pytest.raises(AssertionError, match="exit status 2"):
         run_console("$ echo oops >&2; exit 2\n", tmp_path)
+
+
+def test_readme_is_a_front_page() -> None:
+    """The README stays a front page; the details live on the site's pages."""
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) < 200

@@ -133,6 +133,13 @@ def test_quick_position_is_the_json_position():
     assert quick_position(q) == {**DEAL, "plays": ["1-1", "2-2"]}
 
 
+def test_a_contract_may_be_given_as_json_text():
+    q = QuickInput(hands=hand_options(DEAL), contract=json.dumps(DEAL["contract"]))
+    assert quick_position(q) == DEAL
+    exc = error_of(quick_position, QuickInput(hands=hand_options(DEAL), contract="{"))
+    assert exc.field == "--contract"
+
+
 def test_quick_position_errors_name_the_option():
     hands = hand_options(DEAL)
     cases = [(QuickInput(hands=hands, contract="W:fours:29"), "--contract (bid)",

@@ -83,7 +83,8 @@ def _loads(text: str) -> Any:
 
 
 def decode(data: bytes, field: str) -> str:
-    """JSON text from bytes: UTF-8 (a byte-order mark is dropped), UTF-16 or UTF-32.
+    """JSON text from the bytes ``data``: UTF-8 (a byte-order mark is dropped), UTF-16 or
+    UTF-32; errors name ``field``.
 
     Raises `PositionError` (``INVALID_ENCODING``) when the bytes do not decode.
     """
@@ -239,7 +240,8 @@ def json_object(data: object, field: str, what: str) -> Mapping[str, Any]:
 
 def check_keys(obj: Mapping[str, Any], known: tuple[str, ...], where: str, what: str) -> None:
     """Reject a key of ``obj`` that is not in ``known``: a misspelt field must not be
-    silently ignored. ``where`` is the object's field path ("" at the top)."""
+    silently ignored. ``where`` is the object's field path ("" at the top), ``what``
+    names the object in the message ("a contract")."""
     for key in obj:
         if key not in known:
             name = key_text(key)

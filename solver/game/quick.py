@@ -236,6 +236,12 @@ class QuickInput:
 
 
 def _contract(value: str | Mapping[str, Any]) -> dict[str, Any]:
+    """A contract given as SPEC JSON (a mapping, or its text) or in the notation."""
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        from .jsondoc import parse_json
+        value = parse_json(value, "--contract")
+        if not isinstance(value, Mapping):
+            raise PositionError("--contract", "must be an object", "INVALID_TYPE")
     return dict(value) if isinstance(value, Mapping) else parse_contract(value)
 
 

@@ -58,7 +58,8 @@ DOUBLES_OPTIONS = ("high", "low", "suit")
 
 @dataclass(frozen=True)
 class Declaration:
-    """What the declarer names: ``trump`` is a pip 0..6 or None; ``name`` is canonical."""
+    """What the declarer names: ``name`` is canonical (``"fours"``, ``"follow-me"``),
+    ``trump_pip`` the trump's pip 0..6 or None."""
 
     name: str
     trump_pip: int | None = None
@@ -69,7 +70,8 @@ class Declaration:
 
 
 def parse_declaration(value: object, field_name: str = "contract.trump") -> Declaration:
-    """Parse a declaration name or alias (case-insensitive; pips as 0..6)."""
+    """Parse ``value``, a declaration name or alias (case-insensitive; pips as 0..6); a
+    bad one is a `PositionError` naming ``field_name``."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise PositionError(field_name, f"unknown declaration {quoted(value)}",
                             "UNKNOWN_DECLARATION")

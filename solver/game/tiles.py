@@ -20,7 +20,7 @@ DOUBLES: tuple[int, ...] = tuple(INDEX[(p, p)] for p in range(7))
 
 
 def index_of(high: int, low: int) -> int:
-    """Index of the tile with the two ends given in any order."""
+    """Index of the tile with the ends ``high`` and ``low``, given in any order."""
     return INDEX[(max(high, low), min(high, low))]
 
 
@@ -54,7 +54,8 @@ _PADDING = " \t\r\n"
 
 
 def parse_tile(text: object, field: str) -> int:
-    """Parse ``H-L``, ``L-H``, ``HL`` (string or number) or ``H:L`` into a tile index.
+    """Parse ``text``: ``H-L``, ``L-H``, ``HL`` (string or number) or ``H:L`` into a tile
+    index; a bad one is a `PositionError` naming ``field``.
 
     One lookup in `SPELLINGS`; an error (and its message) is only built for a miss.
     """
@@ -66,7 +67,7 @@ def parse_tile(text: object, field: str) -> int:
 
 
 def parse_tiles(values: list, field: str) -> list[int]:
-    """Parse a list of tiles; a bad one is reported as ``field[i]``."""
+    """Parse the list of tiles ``values``; a bad one is reported as ``field[i]``."""
     get = SPELLINGS.get
     # Exact str or int only: not bool, not float (64.0 == 64 would find a tile), not lists.
     out = [get(text, -1) if text.__class__ is str or text.__class__ is int else -1

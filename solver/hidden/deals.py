@@ -62,8 +62,8 @@ def check_seed(value: object, name: str = "seed") -> int | None:
 
 
 def check_seconds(name: str, value: object) -> float | None:
-    """A time limit in seconds: None (none), or a number >= 0 (infinity: none either;
-    an integer too big for a float is one), else `PositionError` naming ``name``."""
+    """The time limit ``value`` in seconds: None (none), or a number >= 0 (infinity: none
+    either; an integer too big for a float is one), else `PositionError` naming ``name``."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -126,7 +126,8 @@ def count_deals(view: ViewLike) -> int:
 
 
 def tile_probabilities(view: ViewLike) -> dict[str, dict[str, float]]:
-    """For every unseen tile, the exact probability that each place holds it.
+    """For every tile the ``view``'s seat cannot see, the exact probability that each place
+    holds it.
 
     Keys are tiles (``6-4``, highest first); each maps every place (seat
     letters in seat order, the nello partner, then ``discard``) to a
@@ -226,7 +227,8 @@ def sample_deals(view: ViewLike, n: int, seed: int | random.Random | None = None
 
 def iter_sample_deals(view: ViewLike, n: int | None,
                       seed: int | random.Random | None = None) -> Iterator[Position]:
-    """The deals of `sample_deals` one at a time (endless with ``n`` None): a generator."""
+    """The deals of `sample_deals` (``view``, ``n``, ``seed``) one at a time (endless with
+    ``n`` None): a generator."""
     v = as_view(view)
     if n is not None and n < 0:
         raise PositionError("count", f"must be at least 0, not {n}", "INVALID_VALUE")
@@ -241,9 +243,9 @@ def iter_sample_deals(view: ViewLike, n: int | None,
 
 def sample_hands(view: ViewLike, n: int,
                  seed: int | random.Random | None = None) -> list[dict[int, tuple[int, ...]]]:
-    """The hands of the deals `sample_deals` would draw with the same seed, without
-    building `Position`s: seat index -> its 7 tiles as dealt (tile indices,
-    highest first), for callers that feed a search engine directly."""
+    """The hands of the ``n`` deals `sample_deals` would draw from ``view`` with the same
+    seed, without building `Position`s: seat index -> its 7 tiles as dealt (tile
+    indices, highest first), for callers that feed a search engine directly."""
     v = as_view(view)
     if n < 0:
         raise PositionError("count", f"must be at least 0, not {n}", "INVALID_VALUE")

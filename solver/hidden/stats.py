@@ -40,7 +40,8 @@ def t_quantile_975(df: int) -> float:
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a share ``successes / n`` (95% by default)."""
+    """Wilson score interval for a share ``successes / n``; ``z`` the normal quantile
+    (95% by default)."""
     if n <= 0:
         return (0.0, 1.0)
     p = successes / n
@@ -54,7 +55,16 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
 
 @dataclass(frozen=True)
 class MeanEstimate:
-    """A sample mean with its standard error and 95% t interval."""
+    """A sample mean with its standard error and 95% t interval.
+
+    Attributes:
+        n: The sample's size.
+        mean: Its mean.
+        sd: Its standard deviation (n - 1).
+        se: The mean's standard error.
+        low: The 95% t interval's low end.
+        high: ... and its high end.
+    """
 
     n: int
     mean: float
@@ -65,7 +75,8 @@ class MeanEstimate:
 
 
 def mean_estimate(n: int, total: float, total_sq: float) -> MeanEstimate:
-    """Mean, standard deviation (n-1), standard error and 95% t interval from sums."""
+    """Mean, standard deviation (n-1), standard error and 95% t interval of ``n`` values
+    from their sum ``total`` and sum of squares ``total_sq``."""
     if n <= 0:
         return MeanEstimate(0, math.nan, math.nan, math.nan, math.nan, math.nan)
     mean = total / n
