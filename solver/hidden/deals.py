@@ -18,6 +18,7 @@ from ..game import tiles as T
 from ..game.errors import PositionError, quoted
 from ..game.position import SEATS, Position
 from ..game.view import View
+from ..search._core import CancelToken
 
 ViewLike = Union[View, Mapping[str, Any], str]
 
@@ -79,8 +80,8 @@ def check_seconds(name: str, value: object) -> float | None:
     return seconds
 
 
-def token_stopped(token: Any) -> bool:
-    """Whether a cancel token (or None) has stopped: cancelled, or its deadline passed.
+def token_stopped(token: CancelToken | None) -> bool:
+    """Whether a cancel ``token`` (or None) has stopped: cancelled, or its deadline passed.
 
     For the work between searches (drawing deals), which no search polls.
     """

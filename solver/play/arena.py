@@ -27,7 +27,7 @@ import random
 import sys
 import time
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..game import tiles as T
 from ..game.errors import PositionError, quoted
@@ -35,7 +35,7 @@ from ..game.jsondoc import json_object
 from ..game.position import SEATS, Position
 from ..hidden.hint import default_threads
 from ..hidden.stats import McNemar, MeanEstimate, mcnemar, mean_of, wilson_interval
-from .bots import BOT_NAMES, make_bot, seat_view
+from .bots import BOT_NAMES, Bot, make_bot, seat_view
 from .processes import ProcessPool
 
 BID = 30
@@ -55,7 +55,8 @@ MAX_WORKERS = 1024
 
 
 def deal_for_pair(pair: int, seed: int) -> Position:
-    """The opening position of a pair: a seeded deal and the rotating contract."""
+    """The opening position of ``pair``: a deal seeded by the run's ``seed`` and the pair's
+    index, and the rotating contract."""
     rng = random.Random(seed * 1_000_003 + pair)
     tiles = list(range(T.N_TILES))
     rng.shuffle(tiles)
@@ -74,7 +75,20 @@ def longest_suit(hand: Sequence[int]) -> int:
 
 @dataclass(frozen=True)
 class HandRecord:
-    """One game: who sat where, the deal, the plays and the declaring side's points."""
+    """One game: who sat where, the deal, the plays and the declaring side's points.
+
+    Attributes:
+        pair: The pair's index.
+        game: 0: A sits N/S, 1: A sits E/W.
+        ns: The bot at N and S.
+        ew: The bot at E and W.
+        declarer: The declarer's seat.
+        trump: The declaration.
+        hands: The deal.
+        plays: The plays, in order.
+        points: The declaring side's points.
+        made: Whether the contract made.
+    """
 
     pair: int
     game: int            # 0: A sits N/S, 1: A sits E/W
@@ -89,14 +103,16 @@ class HandRecord:
 
     @property
     def declaring_bot(self) -> str:
+        """The bot on the declaring side."""
         return self.ns if self.declarer in "NS" else self.ew
 
     def to_json(self) -> dict:
         return asdict(self)
 
 
-def play_hand(start: Position, ns, ew) -> Position:
-    """Play a hand to the end, each seat's tile chosen by its side's bot.
+def play_hand(start: Position, ns: Bot, ew: Bot) -> Position:
+    """Play a hand from ``start`` to the end, each seat's tile chosen by its side's bot
+    (``ns`` at N and S, ``ew`` at E and W).
 
     A bot is handed the seat's `View` only (`solver.play.bots.seat_view`); the one
     that declares ``sees_deal`` (cheat) is handed the position itself.
@@ -111,7 +127,8 @@ def play_hand(start: Position, ns, ew) -> Position:
 
 
 def play_pair(pair: int, seed: int, a: str, b: str, hint_deals: int = 100) -> list[HandRecord]:
-    """Both games of a pair (A at N/S, then A at E/W)."""
+    """Both games of ``pair`` of the run ``seed`` (bot ``a`` at N/S, then ``a`` at E/W,
+    against ``b``); searching bots score ``hint_deals`` deals a play."""
     start = deal_for_pair(pair, seed)
     records = []
     for game, (ns_name, ew_name) in enumerate(((a, b), (b, a))):
@@ -132,9 +149,10 @@ def play_pair(pair: int, seed: int, a: str, b: str, hint_deals: int = 100) -> li
 PAIR_FIELDS = ("pair", "seed", "bots", "hint_deals")
 
 
-def pair_from_json(data: Any) -> tuple[int, int, str, str, int]:
-    """A pair spec ``{"pair": 3, "seed": 0, "bots": ["rule", "random"], "hint_deals": 100}``
-    (seed 0 and 100 hint deals by default) -> the arguments of `play_pair`."""
+def pair_from_json(data: Mapping[str, Any] | str) -> tuple[int, int, str, str, int]:
+    """A pair spec ``data`` (``{"pair": 3, "seed": 0, "bots": ["rule", "random"],
+    "hint_deals": 100}``; seed 0 and 100 hint deals by default; a dict or JSON text) ->
+    the arguments of `play_pair`."""
     spec = json_object(data, "pair", "a pair spec")
     for key in spec:
         if key not in PAIR_FIELDS:
@@ -183,7 +201,9 @@ def worker_count(workers: int, pairs: int) -> int:
 
 def check_run(a: str, b: str, pairs: int, seed: int, hint_deals: int, workers: int,
               first_pair: int) -> None:
-    """Raise `PositionError` (field: the argument's name) for a run's bad argument."""
+    """Raise `PositionError` (field: the argument's name) for a bad argument of
+    `run_arena`: the bots ``a`` and ``b``, ``pairs``, ``seed``, ``hint_deals``,
+    ``workers``, ``first_pair``."""
     for field, name in (("a", a), ("b", b)):
         if name not in BOT_NAMES:
             raise PositionError(field, f"unknown bot (one of {', '.join(BOT_NAMES)})",
@@ -215,7 +235,10 @@ def run_arena(a: str, b: str, pairs: int, seed: int = 0, *, hint_deals: int = 10
               workers: int = 1, first_pair: int = 0,
               progress: Callable[[int, int], None] | None = None,
               sink: Callable[[list[HandRecord]], None] | None = None) -> list[HandRecord]:
-    """Play ``pairs`` duplicate pairs of A against B; the records, by pair then game.
+    """Play ``pairs`` duplicate pairs of bot ``a`` against bot ``b`` from pair
+    ``first_pair``, dealt from ``seed``, the searching bots scoring ``hint_deals`` deals
+    a play; the records, by pair then game. ``progress`` gets (done, total) after each
+    pair.
 
     ``workers`` > 1 plays pairs in up to that many processes, no more than the
     cores nor than the pairs (`worker_count`; each pair is seeded by its index,
@@ -251,7 +274,8 @@ def run_arena(a: str, b: str, pairs: int, seed: int = 0, *, hint_deals: int = 10
 
 
 def stderr_progress(label: str, unit: str = "pairs") -> Callable[[int, int], None]:
-    """A progress line on standard error: done/total ``unit``, time spent and time left."""
+    """A progress line on standard error, headed ``label``: done/total ``unit``, time spent
+    and time left."""
     start = time.monotonic()
     tty = sys.stderr.isatty()
 
@@ -271,7 +295,20 @@ def stderr_progress(label: str, unit: str = "pairs") -> Callable[[int, int], Non
 
 @dataclass(frozen=True)
 class BotFigures:
-    """One bot's results over the run."""
+    """One bot's results over the run (`ArenaStats.bots`).
+
+    Attributes:
+        name: The bot.
+        declared: Hands it declared.
+        made: ... of which it made.
+        make_rate: Their share.
+        make_rate_ci: Its 95% Wilson interval.
+        defended: Hands it defended.
+        set: ... of which it set.
+        set_rate: Their share.
+        set_rate_ci: Its 95% Wilson interval.
+        mean_points_declaring: Its mean points as declarer.
+    """
 
     name: str
     declared: int
@@ -287,7 +324,18 @@ class BotFigures:
 
 @dataclass(frozen=True)
 class ArenaStats:
-    """The statistics of a duplicate run of A against B (see the module docstring)."""
+    """The statistics of a duplicate run of A against B (see the module docstring).
+
+    Attributes:
+        a: Bot A.
+        b: Bot B.
+        pairs: Complete pairs.
+        hands: Hands played.
+        bots: Each bot's `BotFigures`.
+        difference: Per pair, A's declaring points minus B's on the same deal.
+        z: ``difference.mean / difference.se``.
+        mcnemar: McNemar's test: b, A made and B did not; c, B made and A did not.
+    """
 
     a: str
     b: str
@@ -299,6 +347,7 @@ class ArenaStats:
     mcnemar: McNemar              # b: A made and B did not; c: B made and A did not
 
     def to_json(self) -> dict:
+        """The statistics JSON, as `t42 arena --pairs --json` prints it."""
         d = self.difference
         return {
             "a": self.a, "b": self.b, "pairs": self.pairs, "hands": self.hands,
@@ -326,7 +375,7 @@ def _pairs_of(records: Iterable[HandRecord], a: str, b: str) -> dict[int, dict[s
 
 
 def summarize(records: Sequence[HandRecord], a: str, b: str) -> ArenaStats:
-    """Statistics of a run from its hand records."""
+    """Statistics of a run of bot ``a`` against bot ``b`` from its hand ``records``."""
     pairs = _pairs_of(records, a, b)
     ka, kb = (a, b) if a != b else ("0", "1")
     bots = {}
@@ -352,7 +401,16 @@ def summarize(records: Sequence[HandRecord], a: str, b: str) -> ArenaStats:
 
 @dataclass(frozen=True)
 class GapShare:
-    """Share of the baseline-to-bound gap a bot closes, from paired runs on the same pairs."""
+    """Share of the baseline-to-bound gap a bot closes, from paired runs on the same pairs.
+
+    Attributes:
+        pairs: The pairs in both runs.
+        closed: mean(d_bot) / mean(d_bound).
+        low: The 95% interval's low end (delta method).
+        high: ... and its high end.
+        bot_lead: mean(d_bot): the bot's lead over the baseline, points per pair.
+        bound_lead: mean(d_bound).
+    """
 
     pairs: int
     closed: float           # mean(d_bot) / mean(d_bound)
@@ -362,12 +420,14 @@ class GapShare:
     bound_lead: float       # mean(d_bound)
 
     def to_json(self) -> dict:
+        """The share's fields as JSON."""
         return asdict(self)
 
 
 def gap_share(bot_vs_base: Sequence[HandRecord], bound_vs_base: Sequence[HandRecord],
               bot: str, bound: str, base: str) -> GapShare:
-    """How much of the (bound - base) lead the bot's (bot - base) lead covers.
+    """How much of the (bound - base) lead the bot's (bot - base) lead covers, from the
+    records of the runs ``bot_vs_base`` and ``bound_vs_base``.
 
     Both runs must use the same seed: only the pairs present in both count,
     and the per-pair leads are paired, so the interval (delta method on the
