@@ -161,7 +161,9 @@ DOCUMENTED_MODULES = ["solver.game.auction", "solver.game.bid_request", "solver.
                       "solver.play.calling", "solver.play.game_arena", "solver.play.game_play",
                       "solver.play.arena", "solver.hidden.deals", "solver.hidden.stats",
                       "solver.game.tiles", "solver.game.jsondoc", "server.sealed",
-                      "server.table_convert", "server.convert"]
+                      "server.table_convert", "server.convert", "solver.show.svg",
+                      "solver.show.diagram", "solver.show.report", "solver.batch.run",
+                      "solver.batch.jobs", "solver.batch.chunks", "solver.batch.store"]
 
 
 def module_names() -> list:

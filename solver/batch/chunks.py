@@ -33,14 +33,14 @@ class Chunk:
 
 
 def open_input(path: str) -> BinaryIO:
-    """The input as bytes; ``-`` is standard input."""
+    """The input at ``path`` as bytes; ``-`` is standard input."""
     if path == "-":
         return sys.stdin.buffer
     return open(path, "rb")
 
 
 def read_chunks(stream: BinaryIO, size: int) -> Iterator[Chunk]:
-    """Chunks of ``size`` records (the last may be shorter), in input order.
+    """Chunks of ``size`` records of ``stream`` (the last may be shorter), in input order.
 
     A record's line is held as text without its end (``\\n``, ``\\r\\n``); bytes that
     are not UTF-8 survive in it as surrogates (``surrogateescape``), so the worker

@@ -21,7 +21,14 @@ from ..game.errors import PositionError
 
 @dataclass(frozen=True)
 class Job:
-    """A command's per-record function: (record data, **options) -> (JSON answer, text)."""
+    """A command's per-record function: (record data, **options) -> (JSON answer, text).
+
+    Attributes:
+        record: The function.
+        chunk_size: Records per chunk by default: about a second of work on one core.
+        options: Keyword options of ``record`` that the user may set.
+        fixed: Keyword options always passed in a batch.
+    """
 
     record: Callable[..., tuple[dict, str]]
     #: Records per chunk by default: about a second of work on one core (bench/README.md).
@@ -47,7 +54,8 @@ JOBS: dict[str, Job] = {
 
 
 def output_line(job: Job, line: str, options: Mapping[str, Any]) -> str:
-    """One input line -> its output line, exactly as the command prints it with --json."""
+    """One input ``line`` -> its output line for ``job`` with ``options``, exactly as the
+    command prints it with --json."""
     # As bytes: the commands read a line as bytes when the input is not all
     # UTF-8, so a line that is not gets the same error either way.
     record = parse_line(0, line.encode("utf-8", "surrogateescape"))
@@ -62,7 +70,10 @@ def output_line(job: Job, line: str, options: Mapping[str, Any]) -> str:
 
 def run_chunk(name: str, lines: str, options: Mapping[str, Any], index: int,
               hold: tuple[str, int] | None = None) -> str:
-    """The task a worker runs: a chunk's input lines -> its output lines, in order.
+    """The task a worker runs: a chunk's input ``lines`` -> its output lines, in order, for
+    the job ``name`` with ``options``; ``index`` is the chunk's; ``hold`` (a directory
+    and a first chunk index, a test hook: T42_BATCH_HOLD) holds the chunks from that
+    index on until the test releases them.
 
     Both as one string, the lines joined by newlines: Dask moves one string
     between client and worker for far less than a list of hundreds.

@@ -40,7 +40,12 @@ class ChunksFailed(BatchError):
 
 
 class BatchInterrupted(Exception):
-    """Ctrl-C or SIGTERM stopped the run; the done chunks are kept for a re-run."""
+    """Ctrl-C or SIGTERM stopped the run; the done chunks are kept for a re-run.
+
+    Args:
+        message: What stopped, in words.
+        signum: The signal's number (the command exits with 128 + it).
+    """
 
     def __init__(self, message: str, signum: int) -> None:
         super().__init__(message)
@@ -96,6 +101,12 @@ def run_batch(job_name: str, source: str, outdir: str, *, options: dict | None =
               workers: int | None = None, in_flight: int | None = None, retries: int = 3,
               progress: bool = True, connect_timeout: float = CONNECT_TIMEOUT) -> Summary:
     """Run ``job_name`` on every record of ``source`` (a path or ``-``) into ``outdir``.
+
+    ``options`` are the job's (its command's) options; ``chunk_size`` records make a
+    chunk (default: the job's); ``scheduler`` is a Dask scheduler's address (None: a
+    local cluster of ``workers`` processes, default one per core); at most
+    ``in_flight`` chunks are out at once; a failed chunk is tried ``retries`` more
+    times; ``progress`` shows a progress bar.
 
     Raises `BatchError` (the message says why) when the run cannot start: an input
     that cannot be read, an output directory that cannot be one, a scheduler that

@@ -33,7 +33,8 @@ def contract_line(position: "Position") -> str:
 
 
 def render(position: "Position") -> str:
-    """Four hands around a table, then the contract, score and trick in progress."""
+    """The text diagram of ``position``: four hands around a table, then the contract,
+    score and trick in progress (as `t42 solve` prints it)."""
     width = 26
     north, east, south, west = (_hand(position, s) for s in range(4))
     # Three-player Moon has no West: East sits alone on the right.

@@ -100,7 +100,7 @@ class Report:
 
 class ReportLineError(PositionError):
     """A bad line of a report's input: its 1-based ``line`` number, and the field
-    (a path into that line's JSON) and reason of `PositionError`."""
+    (a path into that line's JSON), reason and ``code`` of `PositionError`."""
 
     def __init__(self, line: int, field: str, reason: str, code: str = "INVALID_VALUE") -> None:
         super().__init__(field, reason, code)
@@ -181,7 +181,7 @@ def _count(obj: Mapping[str, Any], key: str, low: int, high: int, where: str) ->
 
 
 def check_analysis(obj: Mapping[str, Any]) -> None:
-    """Check what a report reads of a `t42 analyze --json` object: no unknown field;
+    """Check what a report reads of a `t42 analyze --json` object ``obj``: no unknown field;
     the contract's declaration, the game, the verdicts, every play's trick and cost,
     every seat's totals, the players' names. Raises `PositionError` naming the field."""
     check_keys(obj, ANALYSIS_FIELDS, "", "an analysis")
@@ -296,7 +296,7 @@ def _svg(figure) -> str:
 
 
 def charts(report: Report) -> list[tuple[str, str]]:
-    """(title, inline SVG) of each chart."""
+    """(title, inline SVG) of each chart of ``report`` (matplotlib, the ``batch`` extra)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -346,7 +346,8 @@ def _html_table(rows: list[list[str]]) -> str:
 
 
 def write_html(report: Report, out: TextIO, title: str = "Texas 42 hand analysis") -> None:
-    """A self-contained page: the report's tables and its charts as inline SVG."""
+    """Write to ``out`` a self-contained page headed ``title``: the report's tables and its
+    charts as inline SVG."""
     parts = [f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{html.escape(title)}"
              "</title><style>body{font-family:sans-serif;margin:2em;max-width:60em}"
              "table{border-collapse:collapse;margin:1em 0}td,th{padding:.2em .8em;"

@@ -64,7 +64,9 @@ def _attrs(**values: object) -> str:
 
 def domino(tile: str, x: float, y: float, *, horizontal: bool = False, scale: float = 1.0,
            outline: Optional[str] = None, dim: bool = False, css: str = "domino") -> str:
-    """One domino with its top-left corner at (x, y); the high end on top (or left)."""
+    """One domino ``tile`` (a tile name) with its top-left corner at (x, y); the high end
+    on top, or on the left when ``horizontal``. ``scale`` sizes it, ``outline`` colours
+    its border, ``dim`` fades it, ``css`` is its class."""
     high, low = T.ENDS[T.parse_tile(tile, "tile")]
     w, h = TILE_W * scale, TILE_H * scale
     if horizontal:
@@ -92,7 +94,8 @@ def domino(tile: str, x: float, y: float, *, horizontal: bool = False, scale: fl
 
 
 def tile_back(x: float, y: float, *, dim: bool = False) -> str:
-    """A face-down domino (a tile the viewer cannot see): no tile named, no pips."""
+    """A face-down domino at (``x``, ``y``) (a tile the viewer cannot see): no tile named,
+    no pips; ``dim`` fades it."""
     return (f'<g{_attrs(class_="back", opacity="0.45" if dim else None)}>'
             f'<rect{_attrs(x=x + 1.5, y=y + 2, width=TILE_W, height=TILE_H, rx=4, fill="#000", opacity="0.25")}/>'
             f'<rect{_attrs(x=x, y=y, width=TILE_W, height=TILE_H, rx=4, fill="#7a1f1f", stroke=INK, stroke_width=1)}/>'
@@ -155,7 +158,8 @@ def _tiles_of(position: "Position", seat: int) -> list[str]:
 def position_svg(position: "Position", labels: Optional[Mapping[str, object]] = None,
                  best: Iterable[str] = (), *, title: Optional[str] = None,
                  hidden: Iterable[int] = (), notes: Iterable[str] = ()) -> str:
-    """The table: four hands, the contract, the trick in progress and tricks won.
+    """The table of ``position``: four hands, the contract, the trick in progress and
+    tricks won, under ``title`` (default: the contract line).
 
     ``labels`` maps tiles of the seat to move to a text drawn under them (for
     example a double-dummy value; a newline stacks lines); the tiles in
@@ -246,7 +250,8 @@ def position_svg(position: "Position", labels: Optional[Mapping[str, object]] = 
 
 
 def solution_svg(position: "Position", result: "SolveResult") -> str:
-    """`position_svg` with each legal tile labelled with its double-dummy value."""
+    """`position_svg` of ``position`` with each legal tile labelled with its double-dummy
+    value in ``result`` (`solve`'s answer)."""
     return position_svg(position, labels=result.moves, best=result.best_moves)
 
 
@@ -262,7 +267,8 @@ def hint_label(figures: "MoveFigures") -> str:
 
 
 def hint_note(h: "Hint") -> list[str]:
-    """What a hint's labels are and which deals they come from, in two lines."""
+    """What the labels of the hint ``h`` are and which deals they come from, in two
+    lines."""
     if h.method == "enumerated":
         deals = f"all {h.count:,} consistent deals"
     else:
@@ -274,7 +280,8 @@ def view_svg(view: "View", hint: Optional["Hint"] = None, *, title: Optional[str
     """What the seat of ``view`` sees: its own tiles face up, the others' face down.
 
     With the ``hint`` of the view, each legal tile carries its ``p_make`` and
-    ``mean`` (`hint_label`) and the best tiles are outlined.
+    ``mean`` (`hint_label`) and the best tiles are outlined. ``title``: as for
+    `position_svg`.
     """
     from ..hidden.deals import iter_deals  # any consistent deal: the hidden tiles are never drawn
 
@@ -287,7 +294,8 @@ def view_svg(view: "View", hint: Optional["Hint"] = None, *, title: Optional[str
 
 
 def analysis_svg(analysis: "HandAnalysis") -> str:
-    """A played hand trick by trick; costly plays outlined in red with cost and better tiles."""
+    """The played hand of ``analysis`` trick by trick; costly plays outlined in red with
+    their cost and the better tiles."""
     position = analysis.position
     per_trick = len(position.active_seats)
     plays = analysis.plays
@@ -342,7 +350,8 @@ def _unit(unit: str, count: int) -> str:
 
 
 def save(svg: str, path: str, index: int = 1) -> Path:
-    """Write ``svg`` to ``path``; the n-th picture of a run goes to ``stem-n.svg`` (n > 1)."""
+    """Write ``svg`` to ``path``; the ``index``-th picture of a run (n > 1) goes to
+    ``stem-n.svg``."""
     target = Path(path)
     if index > 1:
         target = target.with_name(f"{target.stem}-{index}{target.suffix or '.svg'}")
