@@ -145,16 +145,19 @@ def format_advice(advice: BidAdvice) -> str:
 
 
 def bid_record(data: Any, *, timeout: float | None = None, with_deals: bool = False,
-               threads: int | None = None, **options: Any) -> tuple[dict, Callable[[], str]]:
+               threads: int | None = None,
+               progress: Callable[[int, int], None] | None = None,
+               **options: Any) -> tuple[dict, Callable[[], str]]:
     """One bid request: (JSON answer, its text's renderer), for `t42 bid` and `t42 batch bid`.
 
-    ``options`` are `advise` keywords that fill in what the request leaves out.
+    ``options`` are `advise` keywords that fill in what the request leaves out; ``progress``
+    is `advise`'s.
     """
     if isinstance(data, dict) and "seat" not in data:
         data = {**data, "seat": options.get("seat", "N")}
     request = {**options, **request_from_json(data)}
     advice = advise(**request, deadline=timeout, return_deals=with_deals,
-                     threads=threads)
+                     threads=threads, progress=progress)
     return advice.to_json(), lambda: format_advice(advice)
 
 
@@ -180,9 +183,10 @@ def run_bid(args: argparse.Namespace) -> int:
 
     def handle(data: Any) -> tuple[dict, Callable[[], str]]:
         # The progress line is drawn while a hand is worked on, gone before its answer.
-        with working(f"t42 bid: hand {next(count)}{what}", args.progress):
+        with working(f"t42 bid: hand {next(count)}{what}", args.progress,
+                     "searches") as meter:
             return bid_record(data, timeout=args.timeout, with_deals=args.with_deals,
-                              **options)
+                              progress=meter, **options)
 
     if request is not None:
         records: Any = [Record(None, request)]

@@ -381,15 +381,29 @@ def progress_delay() -> float:
     return PROGRESS_DELAY
 
 
+class Meter:
+    """The work done so far, as a long call reports it (``meter(done, planned)``, from any
+    thread): what the progress line shows."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.planned: int | None = None
+
+    def __call__(self, done: int, planned: int) -> None:
+        self.done, self.planned = done, planned
+
+
 @contextmanager
-def working(label: str, enabled: bool = True) -> Iterator[None]:
-    """Show ``label`` and the time spent on stderr while the block runs, once it has run
-    for `progress_delay` seconds, and only when stderr is a terminal (tqdm draws it); the
-    line is cleared when the block ends."""
+def working(label: str, enabled: bool = True, unit: str = "") -> Iterator[Meter | None]:
+    """Show ``label``, the work done (``done/planned unit``, once the block reports it to
+    the `Meter` it is given) and the time spent on stderr while the block runs, once it has
+    run for `progress_delay` seconds, and only when stderr is a terminal (tqdm draws it);
+    the line is cleared when the block ends. Without a terminal the block gets None."""
     if not (enabled and sys.stderr.isatty()):
-        yield
+        yield None
         return
     done = threading.Event()
+    meter = Meter()
 
     def draw() -> None:
         if done.wait(progress_delay()):
@@ -405,6 +419,12 @@ def working(label: str, enabled: bool = True) -> Iterator[None]:
                    nrows=size.lines)
         try:
             while not done.wait(PROGRESS_REFRESH):
+                if meter.planned is not None:
+                    # n/total with a bar; the planned work may be a budget not reached.
+                    bar.total = meter.planned
+                    bar.n = min(meter.done, meter.planned)
+                    bar.bar_format = ("{desc}: {bar} {n_fmt}/{total_fmt} " + unit +
+                                      ", {elapsed} elapsed").replace(" ,", ",")
                 bar.refresh()
         finally:
             bar.close()
@@ -412,7 +432,7 @@ def working(label: str, enabled: bool = True) -> Iterator[None]:
     thread = threading.Thread(target=draw, name="t42-progress", daemon=True)
     thread.start()
     try:
-        yield
+        yield meter
     finally:
         done.set()
         thread.join(timeout=max(1.0, PROGRESS_REFRESH * 5))

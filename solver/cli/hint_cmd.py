@@ -120,18 +120,21 @@ def hint_record(data, *, deals: int = DEFAULT_DEALS,
                 examples: int = 0, timeout: float | None = None, threads: int | None = None,
                 picture: Callable[[View, Hint], None] | None = None,
                 inference: str | None = None, seat: str | None = None,
-                any_seat: bool = False, at: int | None = None
+                any_seat: bool = False, at: int | None = None,
+                progress: Callable[[int, int], None] | None = None
                 ) -> tuple[dict, Callable[[], str]]:
     """One view (or position, hand or game record: the view of ``seat``, default the
     seat to move): (JSON answer, its text's renderer), for `t42 hint` and `t42 batch hint`.
 
-    ``picture`` is called with the view and its hint (`t42 hint --svg`).
+    ``picture`` is called with the view and its hint (`t42 hint --svg`); ``progress`` is
+    `hint`'s.
     """
     subject = read_subject(data).at(at)
     view = as_view(subject.view_json(seat))  # parsed once, for the hint and its picture
     h = hint(view, deals=deals, enumerate_limit=enumerate_limit, objective=objective,
              seed=seed, adaptive=adaptive, max_deals=max_deals, examples=examples,
-             timeout=timeout, threads=threads, inference=inference, any_seat=any_seat)
+             timeout=timeout, threads=threads, inference=inference, any_seat=any_seat,
+             progress=progress)
     if picture is not None and h.viewer is None:
         picture(view, h)
     return subject.with_extras(h.to_json()), lambda: format_hint(h)
@@ -177,13 +180,14 @@ def run_hint(args: argparse.Namespace) -> int:
 
     def handle(data):
         # The progress line is drawn while a view is worked on, gone before its answer.
-        with working(f"t42 hint: view {next(count)}", args.progress), _pointing_to_any_seat():
+        with working(f"t42 hint: view {next(count)}", args.progress, "deals") as meter, \
+                _pointing_to_any_seat():
             return hint_record(data, deals=args.deals, enumerate_limit=args.enumerate_limit,
                                objective=args.objective, seed=args.seed,
                                adaptive=args.adaptive, max_deals=args.max_deals,
                                examples=args.examples, timeout=args.timeout,
                                picture=picture if args.svg else None,
                                inference=args.inference, seat=seat, any_seat=args.any_seat,
-                               at=args.at)
+                               at=args.at, progress=meter)
 
     return run_records(records, args.json, handle)

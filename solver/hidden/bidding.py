@@ -46,7 +46,7 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..game import tiles as T
 from ..game.bid_request import (KIND_DECLARATIONS, ONE_MARK, ORDER_42, POINT_DECLARATIONS,
@@ -562,7 +562,8 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
            deadline: float | None = None, token: CancelToken | None = None,
            adaptive: bool = False, return_deals: bool = False,
            threads: int | None = None, calibrated: bool = False,
-           inference: InferenceLike = None) -> BidAdvice:
+           inference: InferenceLike = None,
+           progress: Callable[[int, int], None] | None = None) -> BidAdvice:
     """Bid advice for ``hand`` held by ``seat``: what to bid, in which declaration,
     and how sure (docs/guides/players.md, "Bid advice").
 
@@ -604,6 +605,10 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
             deal by how likely the other seats' calls in ``auction`` were with
             the hands it gives them; the answer's ``inference`` names the
             model and the deals drawn.
+        progress: Called as ``progress(searched, planned)`` after each search
+            (from the search threads): the searches done so far (one per deal and
+            declaration) and the searches planned (an adaptive advice's budget; it
+            may stop sooner).
 
     Returns:
         The `BidAdvice`.
@@ -660,6 +665,7 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
     drawn = 0             # deals drawn (with inference, into the pools)
     pool_effective = 0.0  # the pools' effective numbers of deals, summed over the rounds
     picked: list[int] = []  # how often each deal searched counts
+    searched = _SearchCounter(progress, len(evaluators) * target)
     while len(dealt) < target:
         batch = min(ADAPTIVE_BATCH if adaptive else target, target - len(dealt))
         new, times, pool_drawn, pool_worth = _deal_batch(rng, setup, batch, token, pool)
@@ -672,7 +678,7 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
                                "drawn probability zero: uniform deals")
             pool = None
             continue
-        results, batch_nodes = _score_deals(evaluators, new, token, threads)
+        results, batch_nodes = _score_deals(evaluators, new, token, threads, searched)
         nodes += batch_nodes
         picked += times if times is not None else [1] * len(new)
         if times is not None:
@@ -714,9 +720,28 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
         calibration=calibration, inference=report)
 
 
+class _SearchCounter:
+    """Counts the searches of one advice across its rounds and reports each to
+    ``progress(done, planned)`` (None: counts nothing)."""
+
+    def __init__(self, progress: Callable[[int, int], None] | None, planned: int) -> None:
+        self.progress = progress
+        self.planned = planned
+        self.done = 0
+        self._lock = threading.Lock()
+
+    def tick(self) -> None:
+        if self.progress is None:
+            return
+        with self._lock:
+            self.done += 1
+            done = self.done
+        self.progress(done, self.planned)
+
+
 def _score_deals(evaluators: list[_Evaluator], deals: list[tuple[list[int], int | None]],
-                 token: CancelToken | None, threads: int | None
-                 ) -> tuple[list[list[Any]], int]:
+                 token: CancelToken | None, threads: int | None,
+                 searched: _SearchCounter | None = None) -> tuple[list[list[Any]], int]:
     """Every evaluator on every deal, on ``threads`` threads (default: one per core).
 
     The searches release the GIL. The work is one search per declaration and
@@ -746,6 +771,8 @@ def _score_deals(evaluators: list[_Evaluator], deals: list[tuple[list[int], int 
                 hands, widow = deals[i]
                 results[j][i], used = evaluators[j](hands, widow, engines[j])
                 node_counts[k] += used
+                if searched is not None:
+                    searched.tick()
         except Aborted:
             stop.set()  # the other threads stop at their next deal
             raise

@@ -107,6 +107,9 @@ class DealScorer:
         self._lock = threading.Lock()
         #: weighs each deal by its plays before scoring it (`score_weighted`), or None
         self.replay: Any = None
+        #: called with the number of deals scored so far after each one, or None
+        self.progress: Callable[[int], None] | None = None
+        self.scored = 0
 
     def _engine(self) -> Engine:
         p = self.template
@@ -142,6 +145,11 @@ class DealScorer:
                     # The plays first: the scoring below reuses the table they filled.
                     log_weights[i] = replay.log_weight(engine, deals[i])
                 out[i] = self._score_one(engine, deals[i])
+                if self.progress is not None:
+                    with self._lock:
+                        self.scored += 1
+                        done = self.scored
+                    self.progress(done)
         except Aborted:
             stop.set()          # the other threads stop at their next deal
             raise
@@ -600,7 +608,8 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
          seed: int | None = None, adaptive: bool = False, max_deals: int | None = None,
          examples: int = 0, token: CancelToken | None = None,
          timeout: float | None = None, threads: int | None = None,
-         inference: object = None, any_seat: bool = False) -> Hint:
+         inference: object = None, any_seat: bool = False,
+         progress: Callable[[int, int], None] | None = None) -> Hint:
     """Score every legal move of the viewer over consistent deals.
 
     Each move gets its mean double-dummy value, P(make) and P(best) over the
@@ -637,6 +646,9 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
             ``inference`` names the models and the effective number of deals.
         any_seat: A viewer not to move gets a `Hint` without moves that names
             the seat to move (``viewer`` is its own seat) instead of the error.
+        progress: Called as ``progress(scored, planned)`` after each deal scored
+            (from the search threads): the deals scored so far and the deals the
+            hint means to score (an adaptive hint's budget; it may stop sooner).
 
     Returns:
         The `Hint`.
@@ -672,12 +684,14 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
         return _inferred_hint(v, inferred, deals=deals, enumerate_limit=enumerate_limit,
                               objective=objective, seed=seed, adaptive=adaptive,
                               max_deals=max_deals, examples=examples, token=token,
-                              threads=threads)
+                              threads=threads, progress=progress)
     seed, count, enumerated, source, first = start_dealing(v, deals, enumerate_limit, seed,
                                                            token, keep_places=examples > 0)
     builder = DealBuilder(v)
     template = builder.position(source.first)
     scorer = DealScorer(template, threads)
+    _report_progress(scorer, progress, count if enumerated else
+                     _planned(deals, max_deals, adaptive))
     tally = _Tally(scorer)
     ranking = _Ranking(v.scorer[v.seat] == 1, tally.is_max, objective)
     tally.add(scorer.score(first, token))
@@ -831,7 +845,8 @@ class InferredDeals:
 
 def _inferred_hint(v: View, inference: Inference, *, deals: int, enumerate_limit: int,
                    objective: str, seed: object, adaptive: bool, max_deals: int | None,
-                   examples: int, token: CancelToken | None, threads: int | None) -> Hint:
+                   examples: int, token: CancelToken | None, threads: int | None,
+                   progress: Callable[[int, int], None] | None = None) -> Hint:
     """`hint` with inference (see `InferredDeals`): the figures weighted when the weights
     differ, as `hint`'s otherwise."""
     dealt = InferredDeals(v, inference, deals, enumerate_limit, seed, token,
@@ -841,6 +856,8 @@ def _inferred_hint(v: View, inference: Inference, *, deals: int, enumerate_limit
     builder = DealBuilder(v)
     template = builder.position(source.first)
     scorer = DealScorer(template, threads)
+    _report_progress(scorer, progress, dealt.count if dealt.enumerated else
+                     _planned(deals, max_deals, adaptive))
     dealt.prepare(scorer)
     ranking = _Ranking(v.scorer[v.seat] == 1, bool(template.maximizer[template.to_move_index]),
                        objective)
@@ -878,14 +895,26 @@ def _inferred_hint(v: View, inference: Inference, *, deals: int, enumerate_limit
     return answer
 
 
+def _planned(deals: int, max_deals: int | None, adaptive: bool) -> int:
+    """The deals a sampled hint means to score: ``deals``, or an adaptive hint's budget."""
+    if not adaptive:
+        return deals
+    return max_deals if max_deals is not None else min(ADAPTIVE_BUDGET_FACTOR * deals, MAX_DEALS)
+
+
+def _report_progress(scorer: DealScorer, progress: Callable[[int, int], None] | None,
+                     planned: int) -> None:
+    if progress is not None:
+        scorer.progress = lambda done: progress(done, planned)
+
+
 def _adapt(scorer: DealScorer, ranking: _Ranking, deals: int, max_deals: int | None,
            tally: Callable[[], _Tally], more: Callable[[], bool]) -> str:
     """An adaptive hint's rounds: ``more`` scores ``deals`` more deals (False: none were
     left to draw) until the best move's lead is clear on ``tally()``, the budget
     (``max_deals``, default ten times ``deals``) is reached or the deadline stops a round;
     returns why it stopped (``clear``, ``budget``, ``draws``, ``deadline``)."""
-    budget = max_deals if max_deals is not None else \
-        min(ADAPTIVE_BUDGET_FACTOR * deals, MAX_DEALS)
+    budget = _planned(deals, max_deals, True)
     while True:
         now = tally()
         order = _order(scorer, now, ranking)
