@@ -88,7 +88,8 @@ def request_to_kwargs(request: bid_pb.BidAdviceRequest) -> dict[str, Any]:
 
 
 def bid_field_path(json_field: str) -> str:
-    """The request field path of a `PositionError` raised by `advise`."""
+    """The request field path of a `PositionError` raised by `advise` at its JSON path
+    ``json_field``."""
     call = _AUCTION_CALL.match(json_field)
     return f"auction[{call.group(1)}].bid" if call else json_field
 
@@ -124,7 +125,8 @@ def _row(row: DeclarationAdvice) -> bid_pb.DeclarationAdvice:
 
 
 def advice_to_proto(advice: BidAdvice) -> bid_pb.BidAdvice:
-    """A `BidAdvice` as its message (declarations best first, as in `to_json`)."""
+    """The `BidAdvice` ``advice`` as its message (declarations best first, as in
+    `to_json`)."""
     rec = advice.recommendation
     recommendation = bid_pb.Recommendation(is_pass=True) if rec.chance is None or \
         rec.declaration is None else bid_pb.Recommendation(

@@ -24,7 +24,12 @@ SLACK_FRACTION = 0.1
 
 @dataclass(frozen=True)
 class CallDeadline:
-    """When a call started and when its deadline (if any) passes, on the monotonic clock."""
+    """When a call started and when its deadline (if any) passes, on the monotonic clock.
+
+    Attributes:
+        start: The call's start.
+        deadline: Its deadline, or None.
+    """
 
     start: float
     deadline: Optional[float]

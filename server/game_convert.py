@@ -41,7 +41,8 @@ def _prefixed(prefix: str, exc: PositionError) -> PositionError:
 
 
 def record_to_json(message: game_pb.GameRecord) -> dict[str, Any]:
-    """The game record JSON of a proto `GameRecord`; unset fields are left out.
+    """The game record JSON of the proto `GameRecord` ``message``; unset fields are left
+    out.
 
     Raises `PositionError` (with a JSON field path) only for what JSON cannot
     express: an enum number outside the API, a plunge call with a bid.
@@ -115,7 +116,8 @@ def _call_to_json(call: game_pb.GameCall, where: str) -> dict[str, Any]:
 
 
 def record_field_path(json_field: str) -> str:
-    """The CheckGame request field path of a `PositionError` raised on its record."""
+    """The CheckGame request field path of a `PositionError` raised on its record at the
+    JSON path ``json_field``."""
     match = _HAND_PATH.match(json_field)
     if match:
         json_field = f"{match.group(1)}.hands.{HAND_FIELD[match.group(2)]}{match.group(3)}"
@@ -134,7 +136,8 @@ def _contract_to_proto(contract: Mapping[str, Any]) -> pb.Contract:
 
 
 def summary_to_proto(game: GameRecord) -> service_pb.CheckGameResponse:
-    """The score pad of a checked record (`GameRecord.summary_json`) as the response."""
+    """The score pad of the checked record ``game`` (`GameRecord.summary_json`) as the
+    response."""
     summary = game.summary_json()
     response = service_pb.CheckGameResponse(score=summary["score"])
     for hand in summary["hands"]:
@@ -156,7 +159,7 @@ def summary_to_proto(game: GameRecord) -> service_pb.CheckGameResponse:
 # ------------------------------------------------------------- client conveniences
 
 
-def fill_call(message: game_pb.GameCall, bid: Any) -> None:
+def fill_call(message: game_pb.GameCall, bid: int | str) -> None:
     """A call (a bid, or ``pass``, ``plunge``, ``splash`` in any case) into ``message``:
     the bid, or the plunge/splash kind; a pass leaves both unset."""
     word = str(bid).lower()
@@ -167,8 +170,8 @@ def fill_call(message: game_pb.GameCall, bid: Any) -> None:
 
 
 def record_from_json(data: Mapping[str, Any]) -> game_pb.GameRecord:
-    """A proto `GameRecord` from a game record dict (a client-side convenience; the
-    server still checks everything). ``meta`` is not carried."""
+    """A proto `GameRecord` from the game record dict ``data`` (a client-side convenience;
+    the server still checks everything). ``meta`` is not carried."""
     message = game_pb.GameRecord()
     if data.get("id") is not None:
         message.id = str(data["id"])
@@ -282,7 +285,7 @@ def check_turn(game: GameRecord, seat: int) -> None:
 
 
 def next_action_to_proto(found: Mapping[str, Any]) -> service_pb.NextActionResponse:
-    """`solver.play.game_play.next_action_figures`'s answer as the response."""
+    """`solver.play.game_play.next_action_figures`'s answer ``found`` as the response."""
     out = service_pb.NextActionResponse(action=ACTIONS[found["action"]],
                                         seat=ENUM_OF_SEAT[found["seat"]])
     answer, action = found["answer"], found["action"]

@@ -44,7 +44,8 @@ def hint_options(request: hint_pb2.HintRequest) -> dict[str, Any]:
 
 
 def hint_field_path(json_field: str) -> str:
-    """The request field of a `PositionError`: an option by name, else a field of ``view``."""
+    """The request field of a `PositionError` at the JSON path ``json_field``: an option
+    by name, else a field of ``view``."""
     return json_field if json_field in OPTION_FIELDS else convert.view_field_path(json_field)
 
 

@@ -37,7 +37,7 @@ from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 from connectrpc.request import RequestContext
 from google.protobuf import json_format
-from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import DecodeError
 from google.protobuf.message_factory import GetMessageClass
 from google.rpc import error_details_pb2, status_pb2
@@ -45,6 +45,7 @@ from google.rpc import error_details_pb2, status_pb2
 from texas42.v1 import hint_service_connect, hint_service_pb2
 
 from solver.game.errors import PositionError, key_text, quoted
+from solver.game.jsondoc import JSONValue
 
 from .servicer import SERVICE_NAME, HintServicer
 # One request size limit for both transports.
@@ -98,7 +99,8 @@ class ConnectContext:
     """What `HintServicer` needs of a `grpc.aio.ServicerContext`, over a Connect request.
 
     The call's deadline comes from the Connect timeout header; done callbacks
-    run when the HTTP call ends (so a search still running is cancelled).
+    run when the HTTP call ends (so a search still running is cancelled). ``ctx`` is
+    connect-python's request context.
     """
 
     def __init__(self, ctx: RequestContext) -> None:
@@ -141,7 +143,8 @@ class ConnectContext:
 
 
 class ConnectHintService:
-    """The generated Connect service protocol, answered by the one `HintServicer`.
+    """The generated Connect service protocol, answered by the one `HintServicer`
+    ``servicer``; ``metrics`` (None: none) counts rejected requests.
 
     ``solve_position`` etc. (the names the generated code calls) resolve to the
     servicer's ``SolvePosition`` etc., so an RPC added to the servicer is
@@ -205,9 +208,11 @@ def _connect_error(rich: grpc.Status) -> dict[str, Any]:
             "details": [_connect_detail(d) for d in packed.details]}
 
 
-def json_violation(data: Any, descriptor: Any, path: str = "") -> Optional[tuple[str, str, str]]:
-    """The first field of a request's JSON (decoded) that its message type cannot take:
-    (field path, reason, reason code), or None.
+def json_violation(data: JSONValue, descriptor: Descriptor,
+                   path: str = "") -> Optional[tuple[str, str, str]]:
+    """The first field of a request's JSON ``data`` (decoded) that its message type
+    (``descriptor``) cannot take: (field path under ``path``, reason, reason code), or
+    None.
 
     Names what protobuf's parser only reports in a long message (which the answer
     must cut short): a field the message does not have, an enum name it does not
@@ -275,7 +280,8 @@ _SCALAR_KIND = {FieldDescriptor.TYPE_DOUBLE: "number", FieldDescriptor.TYPE_FLOA
 
 
 def read_document(body: bytes) -> dict[str, Any]:
-    """The web page's pasted position or hand record, read as `t42 analyze` reads its
+    """The web page's pasted position or hand record (the request ``body``), read as
+    `t42 analyze` reads its
     input (one JSON document; of JSON Lines, the first line) and checked by the
     solver (`solver.search.analysis.parse_record`: a position, with optional ``id`` and
     ``meta``).
@@ -348,7 +354,8 @@ def _web_file(name: str) -> Optional[bytes]:
 
 
 class HttpApp:
-    """The ASGI application: Connect RPCs, the web page and health."""
+    """The ASGI application: Connect RPCs answered by ``servicer``, the web page and
+    health; ``metrics`` (None: none) counts rejected requests."""
 
     def __init__(self, servicer: HintServicer, metrics: Optional[Metrics] = None) -> None:
         self.connect = hint_service_connect.HintServiceASGIApplication(
@@ -527,7 +534,8 @@ class _EmbeddedServer(uvicorn.Server):
 
 
 class HttpServer:
-    """The HTTP listener; `start` binds (port 0: a free one), `stop` drains."""
+    """The HTTP listener of ``app`` on ``host``:``port``; `start` binds (port 0: a free
+    one), `stop` drains."""
 
     def __init__(self, app: HttpApp, host: str, port: int) -> None:
         self.app = app
@@ -570,7 +578,8 @@ class HttpServer:
 
 async def start_http(host: str, port: int, servicer: HintServicer,
                      metrics: Optional[Metrics]) -> HttpServer:
-    """Start the HTTP listener for `t42 serve --http-port` (raises `ServerError`)."""
+    """Start the HTTP listener for `t42 serve --http-port` on ``host``:``port``, its RPCs
+    answered by ``servicer`` and counted in ``metrics`` (raises `ServerError`)."""
     http = HttpServer(HttpApp(servicer, metrics), host, port)
     try:
         await http.start()

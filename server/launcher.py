@@ -28,6 +28,12 @@ class ServerProcess:
 
     The child's log goes to a file (read on demand), so a busy server never
     waits on, nor costs CPU in, the parent.
+
+    Args:
+        args: More `t42 serve` arguments (``--workers``, ``--http-port`` ...).
+        host: The address to listen on.
+        start_timeout: Seconds the child gets to log that it listens.
+        env: Environment variables for the child, beside the parent's.
     """
 
     def __init__(self, *args: str, host: str = "127.0.0.1", start_timeout: float = 30.0,

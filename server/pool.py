@@ -44,7 +44,8 @@ def default_workers() -> int:
 
 
 class JobObserver(Protocol):
-    """Receives worker-side events (the service's metrics)."""
+    """Receives worker-side events (the service's metrics): a job started, a job
+    finished with its ``outcome``."""
 
     def job_started(self) -> None: ...
 
@@ -59,6 +60,13 @@ class SolverPool:
     """Worker threads plus admission control; one instance per server.
 
     Only the event loop thread calls `admit` and `release`, so a plain counter is safe.
+
+    Args:
+        workers: Solver threads.
+        max_queue: Calls that may wait for a worker.
+        observer: Receives the workers' events (None: none).
+        hold_file: A test hook: a job waits while this file exists (and its token
+            has not stopped).
     """
 
     def __init__(self, workers: int, max_queue: int,
@@ -163,7 +171,8 @@ def hold_file_from_environment() -> Optional[Path]:
 
 
 def token_for(context: grpc.aio.ServicerContext, deadline: CallDeadline) -> CancelToken:
-    """A cancel token that fires at the call's deadline or when the call ends early.
+    """A cancel token that fires at the call's ``deadline`` or when the call (its
+    ``context``) ends early.
 
     The search reads the deadline when it starts; a call cancelled by the
     client (or by shutdown) cancels the token too.

@@ -48,7 +48,8 @@ SERVICE_NAME = service_pb.DESCRIPTOR.services_by_name["HintService"].full_name
 
 
 class BadRequest(Exception):
-    """Bad input at a request-level field path (already mapped to the proto)."""
+    """Bad input at a request-level ``field`` path (already mapped to the proto), with
+    its ``reason`` and reason ``code``."""
 
     def __init__(self, field: str, reason: str, code: str) -> None:
         super().__init__(f"{field}: {reason}")
@@ -81,7 +82,8 @@ def _table_field_path(json_field: str) -> str:
 
 
 class HintServicer(service_grpc.HintServiceServicer):
-    """Solves on a `SolverPool`; the event loop only converts and dispatches."""
+    """Solves on the `SolverPool` ``pool``; the event loop only converts and dispatches.
+    ``table_key`` seals the sealed table's tokens (None: a fresh key)."""
 
     def __init__(self, pool: SolverPool, table_key: bytes | None = None) -> None:
         from .sealed import Sealer

@@ -34,7 +34,8 @@ def invalid_argument(field: str, reason: str, code: str) -> grpc.Status:
 
 def undecodable_request(detail: str) -> grpc.Status:
     """INVALID_ARGUMENT for a request message that is not valid protobuf of its type
-    (garbage or truncated bytes, invalid UTF-8 in a string field)."""
+    (garbage or truncated bytes, invalid UTF-8 in a string field); ``detail`` says what
+    the parser met."""
     info = error_details_pb2.ErrorInfo(reason="UNDECODABLE_REQUEST", domain=ERROR_DOMAIN)
     packed = any_pb2.Any()
     packed.Pack(info)

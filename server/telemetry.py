@@ -65,7 +65,7 @@ def write_lines_to(stream: Optional[TextIO]) -> None:
 
 
 def log_event(event: str, **fields: Any) -> None:
-    """Write one JSON log line (``{"event": ..., ...}``) to the server log."""
+    """Write one JSON log line (``{"event": ..., **fields}``) to the server log."""
     _sink.write(json.dumps({"ts": round(time.time(), 3), "event": event, **fields}))
 
 
@@ -77,7 +77,9 @@ def _json_string(text: str) -> str:
 
 def log_rpc(method: str, code: str, latency_s: float, peer: str,
             rejected: Optional[str] = None, transport: Optional[str] = None) -> None:
-    """The ``rpc`` log line of one call (as `log_event` would write it, built by hand)."""
+    """The ``rpc`` log line of one call (as `log_event` would write it, built by hand):
+    its ``method``, status ``code``, ``latency_s``, ``peer``, why it was ``rejected``
+    (None: it was not) and its ``transport`` (None: gRPC)."""
     line = (f'{{"ts": {time.time():.3f}, "event": "rpc", "method": {_json_string(method)}, '
             f'"code": "{code}", "latency_ms": {latency_s * 1000:.3f}, '
             f'"peer": {_json_string(peer)}')
@@ -190,7 +192,8 @@ def _safe_decoder(decode: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
 
 
 class TelemetryInterceptor(grpc.aio.ServerInterceptor):
-    """Logs and measures every call, whatever its streaming shape.
+    """Logs and measures every call, whatever its streaming shape, into ``metrics``
+    (None: logs only).
 
     Requests that cannot be decoded, or that are over the size limit, are
     logged and counted like any other call (gRPC would otherwise refuse them

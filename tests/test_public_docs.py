@@ -74,6 +74,8 @@ def docstring(obj: object) -> str:
 
 
 def parameters(obj: object) -> list[inspect.Parameter]:
+    if getattr(obj, "_is_protocol", False):  # a Protocol's signature is typing's, not its own
+        return []
     try:
         signature = inspect.signature(obj)
     except (TypeError, ValueError):  # a compiled class or an exception: no signature
@@ -161,7 +163,11 @@ DOCUMENTED_MODULES = ["solver.game.auction", "solver.game.bid_request", "solver.
                       "solver.play.calling", "solver.play.game_arena", "solver.play.game_play",
                       "solver.play.arena", "solver.hidden.deals", "solver.hidden.stats",
                       "solver.game.tiles", "solver.game.jsondoc", "server.sealed",
-                      "server.table_convert", "server.convert", "solver.show.svg",
+                      "server.table_convert", "server.convert", "server.app",
+                      "server.bid_convert", "server.deadlines", "server.errors",
+                      "server.game_convert", "server.hint_convert", "server.http_app",
+                      "server.launcher", "server.pool", "server.servicer", "server.status",
+                      "server.telemetry", "solver.show.svg",
                       "solver.show.diagram", "solver.show.report", "solver.batch.run",
                       "solver.batch.jobs", "solver.batch.chunks", "solver.batch.store"]
 
