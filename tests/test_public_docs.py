@@ -167,7 +167,7 @@ DOCUMENTED_MODULES = ["solver.game.auction", "solver.game.bid_request", "solver.
                       "server.bid_convert", "server.deadlines", "server.errors",
                       "server.game_convert", "server.hint_convert", "server.http_app",
                       "server.launcher", "server.pool", "server.servicer", "server.status",
-                      "server.telemetry", "solver.show.svg",
+                      "server.telemetry", "solver.search.split", "solver.show.svg",
                       "solver.show.diagram", "solver.show.report", "solver.batch.run",
                       "solver.batch.jobs", "solver.batch.chunks", "solver.batch.store"]
 
@@ -188,7 +188,8 @@ def module_names() -> list:
 
 #: Readers of untrusted input: they take any value and check it, so ``object`` is their
 #: parameter's type.
-VALIDATORS = {"solver.play.arena.check_count", "solver.hidden.deals.check_deal_count",
+VALIDATORS = {"solver.search.solve.check_threads", "solver.play.arena.check_count",
+              "solver.hidden.deals.check_deal_count",
               "solver.hidden.deals.check_seed", "solver.hidden.deals.check_seconds",
               "solver.game.tiles.parse_tile", "solver.game.jsondoc.check_document",
               "solver.game.jsondoc.json_object"}

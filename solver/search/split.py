@@ -104,7 +104,13 @@ os.register_at_fork(after_in_child=POOL.after_fork)
 
 class Split:
     """What the threads of one split search share: the moves, the next one to take,
-    what is known so far, and how the search ended."""
+    what is known so far, and how the search ended.
+
+    Args:
+        engines: One engine per thread, the caller's first, all at the position.
+        moves: The legal moves to share out.
+        is_max: Whether the side to move maximises the value.
+    """
 
     def __init__(self, engines: Sequence[Engine], moves: Sequence[int], is_max: bool) -> None:
         self.engines = list(engines)
@@ -182,7 +188,10 @@ def score_moves(split: Split, slot: int, guess: int = -1) -> None:
     worth about the same, and far from the best: an exact search from the best value
     so far takes many probes to come down). Against taking the moves in order this
     cuts the two-core critical path of the p99 and slowest deals by 14-37%
-    (bench/README.md, "One search on both cores")."""
+    (bench/README.md, "One search on both cores"). ``guess``: the first guess before
+    any value is known (-1: none).
+
+    ``split`` is the shared search, ``slot`` this thread's engine in it."""
     engine = split.engines[slot]
     from_back = slot % 2 == 1
     own = -1
@@ -196,8 +205,11 @@ def score_moves(split: Split, slot: int, guess: int = -1) -> None:
 
 
 def exact_value(split: Split, slot: int, guess: int = -1) -> None:
-    """Young brothers wait: the first move exactly, then null-window tests against the
-    best so far for the others, an exact search only for a move that beats it."""
+    """Young brothers wait: the first move exactly (from ``guess``, -1: none), then
+    null-window tests against the best so far for the others, an exact search only for
+    a move that beats it.
+
+    ``split`` is the shared search, ``slot`` this thread's engine in it."""
     engine = split.engines[slot]
     i = split.take()
     if i == 0:
@@ -225,7 +237,9 @@ def exact_value(split: Split, slot: int, guess: int = -1) -> None:
 
 def at_least(split: Split, slot: int, target: int) -> None:
     """Each move tested against ``target``; one that decides the answer stops the rest
-    (for the maximising side any move reaching it, for the other any move below it)."""
+    (for the maximising side any move reaching it, for the other any move below it).
+
+    ``split`` is the shared search, ``slot`` this thread's engine in it."""
     engine = split.engines[slot]
     while (i := split.take()) is not None:
         reached = _searched(engine, split.moves[i], lambda e: e.at_least(target))
@@ -240,7 +254,9 @@ def at_least(split: Split, slot: int, target: int) -> None:
 
 def keeps_value(split: Split, slot: int, value: int) -> None:
     """Does each move keep the position's exact ``value``? (children of a max node are
-    <= value, of a min node >= value, so one null-window test each)."""
+    <= value, of a min node >= value, so one null-window test each).
+
+    ``split`` is the shared search, ``slot`` this thread's engine in it."""
     engine = split.engines[slot]
     while (i := split.take()) is not None:
         if split.is_max:
@@ -291,9 +307,11 @@ def _join(split: Split, helpers: list[Future]) -> None:
         raise
 
 
-def run(split: Split, work: Callable, arg, token: CancelToken | None) -> Split:
-    """Search with every engine of ``split`` (the first one in this thread); returns it
-    complete, or raises `Aborted` (the caller's token stopped it) or a thread's error.
+def run(split: Split, work: Callable[[Split, int, int], None], arg: int,
+        token: CancelToken | None) -> Split:
+    """Search with every engine of ``split`` (the first one in this thread), each running
+    ``work(split, slot, arg)``; returns it complete, or raises `Aborted` (the caller's
+    ``token`` stopped it) or a thread's error.
 
     The engines are left idle, at the position, with no token attached.
     """
