@@ -17,7 +17,9 @@ examples that never end, such as a server, or that take minutes).
 
 Examples that talk to a server name the addresses of the docs' own `t42 serve --port
 50051 --http-port 8042`; the tests start one real `t42 serve` on free ports of
-127.0.0.1 and put its addresses in place of those before running the block.
+127.0.0.1 and put its addresses in place of those before running the block. Files an
+example writes under ``/tmp/`` go to a temporary directory of the test's own, so that
+runs at once never share them.
 
 The runner is a page of code rather than a plugin (sybil, pytest-examples,
 mktestdocs) because the console convention (several commands a block, stdout only,
@@ -215,14 +217,15 @@ BLOCKS = runnable_blocks()
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.name for b in BLOCKS])
-def test_doc_example(block: Block, request: pytest.FixtureRequest) -> None:
+def test_doc_example(block: Block, request: pytest.FixtureRequest, tmp_path: Path) -> None:
     if block.skip:
         pytest.skip(f"not run: {block.skip}")
+    text = block.text.replace("/tmp/", f"{tmp_path}/")
     if needs_server(block):
         server = request.getfixturevalue("doc_server")
-        block = Block(block.path, block.line, block.kind,
-                      block.text.replace(DOC_GRPC, server.address)
-                      .replace(DOC_HTTP, f"127.0.0.1:{server.http_port}"))
+        text = (text.replace(DOC_GRPC, server.address)
+                .replace(DOC_HTTP, f"127.0.0.1:{server.http_port}"))
+    block = Block(block.path, block.line, block.kind, text)
     failure = None
     try:
         run_block(block)
