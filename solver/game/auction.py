@@ -262,7 +262,7 @@ def legal_declarations(rules: GameRules, bid: int, kind: str = "standard") -> tu
 
 
 def declaration_marks_needed(rules: GameRules, name: str) -> int:
-    """The marks a 42 declaration needs (0: any bid)."""
+    """The marks the 42 declaration ``name`` needs under ``rules`` (0: any bid)."""
     need = EXTRA_DECLARATIONS_42.get(name, 0)
     return getattr(rules, need) if isinstance(need, str) else need
 
@@ -309,7 +309,7 @@ class Call:
 
 def read_call_value(bid: object, where: str) -> int | str:
     """A call's ``bid``: a positive whole number, or ``pass``, ``plunge``, ``splash`` (any
-    case). Anything else: ``INVALID_VALUE``."""
+    case). Anything else: ``INVALID_VALUE`` on the field ``where``."""
     if isinstance(bid, str) and bid.lower() in CALL_WORDS:
         return bid.lower()
     if isinstance(bid, int) and not isinstance(bid, bool) and bid > 0:

@@ -141,7 +141,19 @@ GIVE_TRICKS = Ordering(base=((1000, 1000), (1000, 1000)), power=((1, 1), (1, 1))
 
 @dataclass
 class Rules:
-    """Per-declaration tables; see the module docstring."""
+    """Per-declaration tables; see the module docstring.
+
+    Attributes:
+        declaration: The declaration they are for.
+        doubles: Where doubles rank (``"high"``, ``"low"``, ``"suit"``).
+        lead_suit: ``lead_suit[t]``: the suit a led tile ``t`` calls for.
+        tiers: ``tiers[ctx]``: the masks a player must play from, first non-empty
+            one first.
+        power: ``power[ctx][t]``: how strong tile ``t`` is when suit ``ctx`` was led.
+        count: ``count[t]``: the points tile ``t`` adds to its trick.
+        trick_points: The points a trick is worth by itself.
+        ordering: The move-ordering profiles (take tricks, give tricks).
+    """
 
     declaration: Declaration
     doubles: str

@@ -168,8 +168,8 @@ def call_levels(bid: int | str, highest: int | None, forced: bool = False) -> tu
 
 
 class CallModel:
-    """The fitted call and declaration model (parameters as `bench/fit_inference.py`
-    writes them)."""
+    """The fitted call and declaration model, from its parameters ``doc`` (the JSON that
+    `bench/fit_inference.py` writes)."""
 
     def __init__(self, doc: Mapping[str, Any]) -> None:
         self.doc = doc

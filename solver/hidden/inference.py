@@ -424,7 +424,8 @@ def normalised(log_weights: Sequence[float]) -> list[float] | None:
 
 
 def dealt_masks(held: Sequence[int], played_by: Sequence[int]) -> tuple[int, ...]:
-    """Each seat's tiles as dealt: those it still holds and those it played."""
+    """Each seat's tiles as dealt (masks by seat index): those it still holds (``held``)
+    and those it played (``played_by``)."""
     return tuple(h | p for h, p in zip(held, played_by))
 
 
