@@ -167,7 +167,10 @@ DOCUMENTED_MODULES = ["solver.game.auction", "solver.game.bid_request", "solver.
                       "server.bid_convert", "server.deadlines", "server.errors",
                       "server.game_convert", "server.hint_convert", "server.http_app",
                       "server.launcher", "server.pool", "server.servicer", "server.status",
-                      "server.telemetry", "solver.search.split", "solver.show.svg",
+                      "server.telemetry", "solver.search.split", "solver.game.rules",
+                      "solver.game.errors", "solver.game.contract_layout",
+                      "solver.game.completions", "solver.hidden.call_model",
+                      "solver.play.processes", "solver.show.svg",
                       "solver.show.diagram", "solver.show.report", "solver.batch.run",
                       "solver.batch.jobs", "solver.batch.chunks", "solver.batch.store"]
 
@@ -186,9 +189,11 @@ def module_names() -> list:
     return out
 
 
-#: Readers of untrusted input: they take any value and check it, so ``object`` is their
-#: parameter's type.
+#: Readers of untrusted input, and the quoting of any value into an error: they take any
+#: value by design, so ``object`` is their parameter's type.
 VALIDATORS = {"solver.search.solve.check_threads", "solver.play.arena.check_count",
+              "solver.game.rules.parse_declaration", "solver.game.errors.quoted",
+              "solver.game.errors.key_text",
               "solver.hidden.deals.check_deal_count",
               "solver.hidden.deals.check_seed", "solver.hidden.deals.check_seconds",
               "solver.game.tiles.parse_tile", "solver.game.jsondoc.check_document",

@@ -193,7 +193,8 @@ _TAKING_PROFILE = {"follow-me": FOLLOW_ME, "sevens": TAKE_TRICKS, "nello": TAKE_
 
 @lru_cache(maxsize=None)
 def build_rules(decl: Declaration, doubles: str = "high", with_count: bool = True) -> Rules:
-    """Build the tables for a declaration (cached: at most 3*11*2 distinct ones exist).
+    """Build the tables for the declaration ``decl`` (cached: at most 3*11*2 distinct ones
+    exist).
 
     ``doubles`` places non-trump doubles (``high``, ``low`` or ``suit``);
     ``with_count`` is False for games scored by tricks alone (nello, Moon).
