@@ -13,7 +13,9 @@ One test per code block, named by file and line (``docs/guides/players.md:42``):
 - Anything else (json, text, proto, toml, ...) is data and is not run.
 
 A block right after ``<!-- not-run: reason -->`` is skipped with that reason (for
-examples that never end, such as a server, or that take minutes).
+examples that never end, such as a server, or that take minutes). A console block
+whose command needs a program the machine lacks (``node``, ``curl``) is skipped too,
+naming it.
 
 Examples that talk to a server name the addresses of the docs' own `t42 serve --port
 50051 --http-port 8042`; the tests start one real `t42 serve` on free ports of
@@ -32,6 +34,7 @@ import difflib
 import doctest
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -200,6 +203,14 @@ def run_block(block: Block, cwd: Path = ROOT, env: Optional[dict[str, str]] = No
 
 # --- the tests ---------------------------------------------------------------------
 
+def missing_programs(text: str) -> list[str]:
+    """The programs a console block starts (curl, node, ...) that this machine lacks."""
+    path = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
+    programs = {command.split()[0] for command, _ in console_steps(text) if command.split()}
+    return sorted(p for p in programs if re.fullmatch(r"[\w.-]+", p)
+                  and shutil.which(p, path=path) is None)
+
+
 def needs_server(block: Block) -> bool:
     return DOC_GRPC in block.text or DOC_HTTP in block.text
 
@@ -226,6 +237,9 @@ def test_doc_example(block: Block, request: pytest.FixtureRequest, tmp_path: Pat
         text = (text.replace(DOC_GRPC, server.address)
                 .replace(DOC_HTTP, f"127.0.0.1:{server.http_port}"))
     block = Block(block.path, block.line, block.kind, text)
+    if block.kind == "console":
+        for program in missing_programs(block.text):
+            pytest.skip(f"{program} is not installed")
     failure = None
     try:
         run_block(block)
@@ -310,3 +324,8 @@ def test_a_failing_command_shows_its_error(tmp_path: Path) -> None:
 def test_readme_is_a_front_page() -> None:
     """The README stays a front page; the details live on the site's pages."""
     assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) < 200
+
+
+def test_missing_programs_are_named() -> None:
+    assert missing_programs("$ t42 --version\n$ echo hi | cat\n$ (cd x)\n") == []
+    assert missing_programs("$ no-such-program-t42 --x\n") == ["no-such-program-t42"]
