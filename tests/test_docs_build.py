@@ -20,6 +20,7 @@ import pytest
 pytest.importorskip("mkdocs")
 pytest.importorskip("mkdocstrings_handlers.python")
 pytest.importorskip("material")
+pytest.importorskip("grpc_tools")  # protoc, for the gRPC page (in the docs extra)
 
 import server  # noqa: E402
 import solver  # noqa: E402
