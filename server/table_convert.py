@@ -316,7 +316,7 @@ def reveal_to_proto(sealed: SealedHand) -> table_pb.RevealHandResponse:
     for seat, tiles in sealed.content["hands"].items():
         getattr(out.hands, HAND_FIELD[seat]).extend(tiles)
     if hand.discard is not None:
-        out.discard = T.name_of(hand.discard)
+        out.discard = hand.discard
     return out
 
 

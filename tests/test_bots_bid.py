@@ -69,7 +69,7 @@ def run_auction(bot, game: str, players: int, rules_raw, seed: int) -> int:
                          deal.widow_id)
         assert view.action == "discard"
         discard = bot.discard(seen(view))
-        assert discard in view.eight
+        assert discard in view.eight_ids()
     view = call_view(rules, namer, deal.hand_ids[namer], shaker, tuple(auction.calls), score,
                      deal.widow_id if rules.three_handed else None, discard)
     assert view.action == "declare"

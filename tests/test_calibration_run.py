@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from solver.game.position import Position
-from solver.game.tiles import NAMES
 from solver.hidden.bidding import advise
 from solver.hidden.calibration import calibrated_p_make, calibration_table
 from solver.hidden.dealer import Dealer
@@ -148,7 +147,7 @@ def test_a_game_hand_pairs_the_winning_call_advice_with_the_result(games):
             last = max(k for k, x in enumerate(calls) if x["seat"] == SEATS[c.declarer]
                        and x["bid"] != "pass")
             assert rec.calls_before == calls[:last] and calls[last]["bid"] == rec.bid == c.bid
-            advice = advise([NAMES[t] for t in hand.deal[c.declarer]], SEATS[c.declarer],
+            advice = advise(hand.deal[c.declarer], SEATS[c.declarer],
                             auction=calls[:last], deals=6, seed=5 * 1_000_003 + i,
                             declarations=[c.declaration.name], threads=1)
             assert rec.predicted == advice.declaration(c.declaration.name).chance(c.bid).p_make

@@ -94,7 +94,7 @@ def test_view_deals_drawn_and_all(tmp_path):
     assert drawn == [d.to_json() for d in sample_deals(case["view"], 6, random.Random(5))]
     view = View(case["view"])
     for data in drawn:
-        assert sorted(Position(data).hands[view.seat]) == sorted(view.hand)
+        assert sorted(Position(data).hands[view.seat]) == sorted(view.hand_ids)
     every = lines(t42("deal", "--view", str(path), "--all"))
     assert len(every) == len({json.dumps(d) for d in every}) == case["expect"]["count"]
 

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from solver import GameRecord
-from solver.game import tiles as T
 from solver.hidden.bidding import advise
 from solver.hidden.game_analysis import analyze_game
 from solver.search.analysis import analyze_hand
@@ -55,7 +54,7 @@ def test_every_hand_and_call_of_a_game(name):
         calls = hand.auction.calls
         assert [c["seat"] for c in got["calls"]] == ["NESW"[c.seat] for c in calls]
         for i, (call, figures) in enumerate(zip(calls, got["calls"])):
-            advice = advise([T.name_of(t) for t in hand.deal[call.seat]], "NESW"[call.seat],
+            advice = advise(hand.deal[call.seat], "NESW"[call.seat],
                             game=game.game, players=game.players, deals=DEALS, seed=7,
                             auction=[{"seat": "NESW"[c.seat],
                                       "bid": "pass" if c.is_pass else c.amount}

@@ -152,7 +152,7 @@ def test_examples_are_deals_where_best_and_runner_up_differ():
     seat = View(BIG["view"]).seat
     for ex in h.examples:
         p = Position(ex.position.to_json())          # a valid full deal with the view's plays
-        assert p.hands[seat] == View(BIG["view"]).hand
+        assert p.hands[seat] == View(BIG["view"]).hand_ids
         assert [t for t in p.to_json()["plays"]] == BIG["view"]["plays"]
         tiles = list(ex.values)
         assert tiles[0] == h.best[0] and ex.values[tiles[0]] != ex.values[tiles[1]]

@@ -493,7 +493,7 @@ def test_the_arena_hands_a_bot_but_cheat_its_view_and_nothing_else(name):
         held = [o for o in _reachable(seen) if isinstance(o, Position)]
         assert held == []
         # the view is the one the seat had: its own hand, the contract, the plays so far
-        assert seen.hand == start.hands[seen.seat]
+        assert seen.hand_ids == start.hands[seen.seat]
         assert seen.to_move_index == seen.seat
     for bot_seen in _reachable(spy.inner):
         assert not isinstance(bot_seen, Position)

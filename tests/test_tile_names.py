@@ -1,6 +1,7 @@
 """The public API speaks in tile names ("6-4") and seat letters, as the JSON does; the
-tile-number forms (`legal_ids`, `Deal.hand_ids`) are separate names. The docstring
-examples of the position, view and dealer modules run."""
+tile-number forms (`legal_ids`, `Deal.hand_ids`, `View.hand_ids`, `CallView.hand_ids`,
+`HandRecord.deal_ids`, ...) are separate names. The docstring examples of the position,
+view, dealer, call view and game record modules run."""
 
 from __future__ import annotations
 
@@ -11,12 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from solver import ArgumentError, DealSolver, Position, PositionError, View, legal_moves
+from solver import (ArgumentError, DealSolver, GameRules, Position, PositionError, View,
+                    legal_moves, read_game)
+from solver.game import call_view as call_view_module
+from solver.game import game_record as game_record_module
 from solver.game import position as position_module
 from solver.game import tiles as T
 from solver.game import view as view_module
 from solver.hidden import dealer as dealer_module
+from solver.game.call_view import call_view
 from solver.hidden.dealer import Dealer
+from solver.play.game_play import call_view_of
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL = json.loads((ROOT / "examples" / "deal.json").read_text())
@@ -101,7 +107,89 @@ def test_deal_solver_plays_a_name_as_its_number():
     assert by_name.value() == by_number.value() == DealSolver(p.with_plays(["5-5"])).value()
 
 
-@pytest.mark.parametrize("module", [position_module, view_module, dealer_module],
+def test_view_hand_is_names_and_hand_ids_numbers():
+    view = View(VIEW)
+    assert view.hand == VIEW["hands"]["E"] == [T.name_of(t) for t in view.hand_ids]
+    assert all(isinstance(t, int) for t in view.hand_ids)
+    later = View(dict(VIEW, seat="E", plays=["1-1", "2-2", "6-6"]))
+    assert later.hand == VIEW["hands"]["E"]  # as dealt: the play of 6-6 is in held() only
+    assert later.held() == [t for t in VIEW["hands"]["E"] if t != "6-6"]
+
+
+HAND = "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()
+
+
+def test_call_view_tiles_are_names_and_ids_numbers():
+    ids = tuple(T.parse_tile(t, "t") for t in HAND)
+    four = call_view(GameRules(), 1, HAND, 0)
+    assert four == call_view(GameRules(), 1, ids, 0)  # names or numbers: the same view
+    assert four.hand == HAND and four.hand_ids == ids
+    assert four.held() == four.eight() == HAND and four.held_ids() == four.eight_ids() == ids
+    assert four.widow is None and four.discard is None
+    assert four.to_json()["hands"] == {"E": HAND}
+    moon = GameRules("moon", 3)
+    took = call_view(moon, 0, HAND, 1, widow="1-1")
+    assert took.widow == "1-1" and took.widow_id == T.parse_tile("1-1", "t")
+    assert took.eight() == HAND + ["1-1"]
+    assert took.eight_ids() == ids + (took.widow_id,)
+    assert took.held() == HAND  # the widow taken, nothing laid away yet
+    laid = call_view(moon, 0, HAND, 1, widow="1-1", discard="6-2")
+    assert laid.discard == "6-2" and laid.discard_id == T.parse_tile("6-2", "t")
+    assert laid.held() == ["6-6", "6-5", "6-4", "6-3", "5-5", "4-4", "1-1"]
+    assert laid.held_ids() == tuple(T.parse_tile(t, "t") for t in laid.held())
+    assert laid.to_json()["widow"] == "1-1" and laid.to_json()["discard"] == "6-2"
+    for bad, field in (([*HAND[:6], "9-9"], "hand[6]"), ([*HAND[:6], 28], "hand[6]"),
+                       ([*HAND[:6], True], "hand[6]")):
+        with pytest.raises(PositionError) as info:
+            call_view(GameRules(), 1, bad, 0)
+        assert (info.value.field, info.value.code) == (field, "UNKNOWN_TILE")
+    with pytest.raises(PositionError) as info:
+        call_view(moon, 0, HAND, 1, widow="7-7")
+    assert info.value.field == "widow"
+    with pytest.raises(PositionError) as info:
+        call_view(GameRules(), 1, HAND[:6], 0)
+    assert info.value.code == "HAND_SIZE"
+
+
+def test_hand_record_tiles_are_names_and_ids_numbers():
+    record = read_game((ROOT / "examples" / "game.json").read_text())
+    raw = json.loads((ROOT / "examples" / "game.json").read_text())
+    for hand, given in zip(record.hands, raw["hands"]):
+        assert hand.deal == {s: [T.name_of(t) for t in tiles]
+                             for s, tiles in hand.deal_ids.items()}
+        assert {"NESW"[s]: tiles for s, tiles in hand.deal.items()} == \
+            hand.to_json()["hands"]
+        assert hand.plays == [T.name_of(t) for t in hand.play_ids]
+        assert hand.plays == hand.to_json()["plays"]
+        assert all(isinstance(t, int) for t in hand.play_ids)
+        assert hand.widow is None and hand.widow_id is None and hand.discard is None
+        if "plays" in given:
+            assert hand.plays == [T.name_of(T.parse_tile(t, "t")) for t in given["plays"]]
+
+
+def test_moon_hand_record_widow_and_discard_are_names():
+    deal = Dealer("moon", 3).deal(seed=5)
+    declarer = deal.hands["N"]
+    record = read_game({"game": "moon", "players": 3, "first_shaker": "S",
+                        "hands": [{"hands": deal.hands, "widow": deal.widow,
+                                   "auction": [{"seat": "N", "bid": 5},
+                                               {"seat": "E", "bid": "pass"},
+                                               {"seat": "S", "bid": "pass"}],
+                                   "contract": {"declarer": "N", "trump": "doubles", "bid": 5,
+                                                "discard": declarer[-1]}}]})
+    hand = record.hands[0]
+    assert hand.widow == deal.widow and hand.widow_id == deal.widow_id
+    assert hand.discard == declarer[-1] and hand.discard_id == T.parse_tile(declarer[-1], "t")
+    assert hand.plays == [] and hand.play_ids == ()
+    # The declarer's call view: names, and the numbers under the _ids names.
+    view = call_view_of(record, "N")
+    assert view.widow == deal.widow and view.discard == declarer[-1]
+    assert view.held() == [t for t in declarer + [deal.widow] if t != declarer[-1]]
+    assert view.hand == declarer and view.hand_ids == deal.hand_ids[0]
+
+
+@pytest.mark.parametrize("module", [position_module, view_module, dealer_module,
+                                    call_view_module, game_record_module],
                          ids=lambda m: m.__name__)
 def test_docstring_examples_run(module, monkeypatch):
     monkeypatch.chdir(ROOT)  # the examples read examples/*.json

@@ -94,7 +94,7 @@ def test_view_accepts_json_text_and_round_trips():
     view = View.from_json(text)
     assert View(view.to_json()).to_json() == view.to_json()
     assert view.seat == 1 and view.players == 4 and len(view.hand) == 7
-    assert set(view.unseen).isdisjoint(view.hand) and set(view.unseen).isdisjoint(view.plays)
+    assert set(view.unseen).isdisjoint(view.hand_ids) and set(view.unseen).isdisjoint(view.plays)
     assert len(view.unseen) == sum(view.capacity)
     with pytest.raises(PositionError) as info:
         View("{not json")
@@ -327,7 +327,7 @@ def assert_consistent(view: View, deal: Position) -> None:
     """The deal holds the viewer's hand, and replaying the plays on it is legal."""
     data = deal.to_json()
     replayed = Position(data)  # validates hands, contract and every play
-    assert sorted(replayed.hands[view.seat]) == sorted(view.hand)
+    assert sorted(replayed.hands[view.seat]) == sorted(view.hand_ids)
     assert replayed.plays == view.plays
     assert (replayed.remaining, replayed.to_move) == (deal.remaining, deal.to_move)
     assert (replayed.points, replayed.available) == (deal.points, deal.available)

@@ -12,11 +12,11 @@ doubles option (``high``, ``low`` or ``suit``: follow-me and nello in 42 only).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from . import tiles as T
 from .auction import (SEATS, Auction, Call, GameRules, legal_declarations)
-from .errors import PositionError
+from .errors import PositionError, quoted
 
 #: Declarations whose doubles option a declarer chooses (42 only).
 DOUBLES_CHOICE = ("follow-me", "nello")
@@ -58,41 +58,92 @@ class CallView:
     It holds no other hand, so software handed one cannot look at the deal even
     by mistake. The calls are checked when it is made (`PositionError`).
 
+    Its tiles speak as the JSON does, as names ("6-4"): `hand`, `widow`, `discard`,
+    `eight` and `held`. The fields ``hand_ids``, ``widow_id`` and ``discard_id`` (and
+    `eight_ids`, `held_ids`) are the same tiles as numbers, for code that works on
+    numbers (the bots). `call_view` builds one from names or numbers.
+
     Attributes:
         seat: The seat's index (0..3 for N, E, S, W).
-        hand: Its seven tiles (tile numbers 0..27; `solver.game.tiles`).
+        hand_ids: Its seven tiles as tile numbers (0..27; `solver.game.tiles`); `hand`
+            gives the names.
         rules: The game and its house options.
         shaker: The shaker's seat index.
         calls: The auction's calls so far.
         score: The game score before this hand, by score key (``NS``/``EW`` or
             the Moon players), as pairs.
-        widow: Three-player Moon, the declarer after the auction: the widow.
-        discard: ... and, once laid away, its discard.
+        widow_id: Three-player Moon, the declarer after the auction: the widow's tile
+            number (`widow` gives its name).
+        discard_id: ... and, once laid away, its discard's tile number (`discard`).
 
     >>> from solver import CallView, GameRules
-    >>> from solver.game import tiles as T
-    >>> hand = tuple(T.parse_tile(t, "hand") for t in "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split())
-    >>> view = CallView(seat=1, hand=hand, rules=GameRules(), shaker=0)
-    >>> view.action, view.legal_calls()[:3]
-    ('call', ('pass', 30, 31))
+    >>> from solver.game.call_view import call_view
+    >>> view = call_view(GameRules(), 1, "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split(), 0)
+    >>> view.action, view.legal_calls()[:3], view.hand[:2], view.hand_ids[:2]
+    ('call', ('pass', 30, 31), ['6-6', '6-5'], (27, 26))
     """
 
     seat: int
-    hand: tuple[int, ...]
+    hand_ids: tuple[int, ...]
     rules: GameRules
     shaker: int
     calls: tuple[Call, ...] = ()
     #: The game score before this hand, by score key (``NS``/``EW`` or the Moon players).
     score: tuple[tuple[str, int], ...] = ()
-    #: Three-player Moon, the declarer after the auction: the widow, then its discard.
-    widow: int | None = None
-    discard: int | None = None
+    #: Three-player Moon, the declarer after the auction: the widow, then its discard
+    #: (tile numbers).
+    widow_id: int | None = None
+    discard_id: int | None = None
 
     def __post_init__(self) -> None:
-        if len(self.hand) != 7:
-            raise PositionError("hand", f"holds {len(self.hand)} tiles, a hand holds 7",
+        if len(self.hand_ids) != 7:
+            raise PositionError("hand", f"holds {len(self.hand_ids)} tiles, a hand holds 7",
                                 "HAND_SIZE")
         self.auction()  # every call checked in turn
+
+    # ------------------------------------------------------------------ tiles
+
+    @property
+    def hand(self) -> list[str]:
+        """The seat's seven tiles as dealt.
+
+        Returns:
+            list[str]: Tile names ("6-4"); ``hand_ids`` holds the same as numbers.
+
+        >>> from solver.game.auction import GameRules
+        >>> call_view(GameRules(), 0, [27, 26, 25, 24, 23, 20, 14], 1).hand
+        ['6-6', '6-5', '6-4', '6-3', '6-2', '5-5', '4-4']
+        """
+        return [T.NAMES[t] for t in self.hand_ids]
+
+    @property
+    def widow(self) -> str | None:
+        """The widow, which the three-player Moon declarer sees once the auction is won.
+
+        Returns:
+            str | None: Its tile name, else None; ``widow_id`` is its number.
+
+        >>> from solver.game.auction import GameRules
+        >>> rules = GameRules("moon", 3)
+        >>> hand = "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()
+        >>> call_view(rules, 0, hand, 1, widow="1-1").widow
+        '1-1'
+        """
+        return None if self.widow_id is None else T.NAMES[self.widow_id]
+
+    @property
+    def discard(self) -> str | None:
+        """The tile the three-player Moon declarer laid away, once it has.
+
+        Returns:
+            str | None: Its tile name, else None; ``discard_id`` is its number.
+
+        >>> from solver.game.auction import GameRules
+        >>> hand = "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()
+        >>> call_view(GameRules("moon", 3), 0, hand, 1, widow="1-1", discard="4-4").discard
+        '4-4'
+        """
+        return None if self.discard_id is None else T.NAMES[self.discard_id]
 
     # ---------------------------------------------------------------- auction
 
@@ -111,7 +162,7 @@ class CallView:
 
     def auction(self) -> Auction:
         """The auction so far, rebuilt and checked (only this seat's hand is known to it)."""
-        auction = Auction(self.rules, self.shaker, {self.seat: self.hand}, self.no_shoot)
+        auction = Auction(self.rules, self.shaker, {self.seat: self.hand_ids}, self.no_shoot)
         for i, call in enumerate(self.calls):
             auction.call(call, f"auction[{i}]")
         return auction
@@ -139,7 +190,7 @@ class CallView:
         if self.rules.three_handed:
             if auction.winner != self.seat:
                 return None
-            return "discard" if self.discard is None else "declare"
+            return "discard" if self.discard_id is None else "declare"
         return "declare" if auction.declarer_names_trump == self.seat else None
 
     def legal_declarations(self) -> tuple[str, ...]:
@@ -156,18 +207,63 @@ class CallView:
             return ("high", "low", "suit")
         return ("high",)
 
-    @property
-    def eight(self) -> tuple[int, ...]:
-        """Three-player Moon declarer: its seven tiles and the widow (else its hand)."""
-        return self.hand + ((self.widow,) if self.widow is not None else ())
+    def eight(self) -> list[str]:
+        """The tiles the seat may lay away: for the three-player Moon declarer that
+        took the widow its seven tiles and the widow, else its hand.
 
-    @property
-    def held(self) -> tuple[int, ...]:
+        Returns:
+            list[str]: Tile names, the hand's order then the widow; `eight_ids` gives
+                the numbers.
+
+        >>> from solver.game.auction import GameRules
+        >>> hand = "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()
+        >>> call_view(GameRules("moon", 3), 0, hand, 1, widow="1-1").eight()[-2:]
+        ['4-4', '1-1']
+        """
+        return [T.NAMES[t] for t in self.eight_ids()]
+
+    def eight_ids(self) -> tuple[int, ...]:
+        """`eight` as tile numbers, for code that works on numbers.
+
+        Returns:
+            tuple[int, ...]: Tile numbers (0..27), in the order of `eight`.
+
+        >>> from solver.game.auction import GameRules
+        >>> hand = "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()
+        >>> call_view(GameRules("moon", 3), 0, hand, 1, widow="1-1").eight_ids()[-2:]
+        (14, 2)
+        """
+        return self.hand_ids + ((self.widow_id,) if self.widow_id is not None else ())
+
+    def held(self) -> list[str]:
         """The seven tiles the seat plays with: its hand, or after a discard the eight
-        less the discard."""
-        if self.discard is None:
-            return self.hand
-        return tuple(t for t in self.eight if t != self.discard)
+        less the discard (as `View.held` is the tiles a viewer still holds).
+
+        Returns:
+            list[str]: Tile names, in the order of `eight`; `held_ids` gives the numbers.
+
+        >>> from solver.game.auction import GameRules
+        >>> hand = "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()
+        >>> rules = GameRules("moon", 3)
+        >>> call_view(rules, 0, hand, 1, widow="1-1", discard="6-2").held()
+        ['6-6', '6-5', '6-4', '6-3', '5-5', '4-4', '1-1']
+        """
+        return [T.NAMES[t] for t in self.held_ids()]
+
+    def held_ids(self) -> tuple[int, ...]:
+        """`held` as tile numbers, for code that works on numbers.
+
+        Returns:
+            tuple[int, ...]: Tile numbers (0..27), in the order of `held`.
+
+        >>> from solver.game.auction import GameRules
+        >>> hand = "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()
+        >>> call_view(GameRules(), 0, hand, 1).held_ids()
+        (27, 26, 25, 24, 23, 20, 14)
+        """
+        if self.discard_id is None:
+            return self.hand_ids
+        return tuple(t for t in self.eight_ids() if t != self.discard_id)
 
     # ----------------------------------------------------------------- output
 
@@ -180,33 +276,57 @@ class CallView:
         if self.rules.given:
             out["rules"] = self.rules.to_json()
         out["shaker"] = SEATS[self.shaker]
-        out["hands"] = {SEATS[self.seat]: [T.name_of(t) for t in self.hand]}
+        out["hands"] = {SEATS[self.seat]: self.hand}
         out["auction"] = [c.to_json() for c in self.calls]
         out["score"] = self.score_map
         if self.widow is not None:
-            out["widow"] = T.name_of(self.widow)
+            out["widow"] = self.widow
         if self.discard is not None:
-            out["discard"] = T.name_of(self.discard)
+            out["discard"] = self.discard
         return out
 
 
-def call_view(rules: GameRules, seat: int, hand: tuple[int, ...], shaker: int,
+def _tile_id(tile: str | int, field: str) -> int:
+    """A tile given as a name (any spelling the JSON accepts) or a tile number 0..27."""
+    if tile.__class__ is int and 0 <= tile < T.N_TILES:  # type: ignore[operator]
+        return tile  # type: ignore[return-value]
+    if tile.__class__ is str:
+        return T.parse_tile(tile, field)
+    raise PositionError(field, f"unknown tile {quoted(tile)} (a name such as 6-4, or a tile "
+                        "number 0..27)", "UNKNOWN_TILE")
+
+
+def call_view(rules: GameRules, seat: int, hand: Sequence[str | int], shaker: int,
               calls: tuple[Call, ...] = (), score: Mapping[str, int] | None = None,
-              widow: int | None = None, discard: int | None = None) -> CallView:
-    """A `CallView` from its parts (the score as a mapping).
+              widow: str | int | None = None, discard: str | int | None = None) -> CallView:
+    """A `CallView` from its parts (the score as a mapping, tiles as names or numbers).
 
     Args:
         rules: The game and its house options.
         seat: The seat's index.
-        hand: Its seven tiles (tile numbers).
+        hand: Its seven tiles, each a tile name ("6-4") or a tile number 0..27.
         shaker: The shaker's seat index.
         calls: The auction's calls so far.
         score: The game score before the hand, by score key; None: 0 each.
-        widow: Three-player Moon declarer: the widow.
-        discard: ... and its discard, once laid away.
+        widow: Three-player Moon declarer: the widow (a name or a number).
+        discard: ... and its discard, once laid away (a name or a number).
+
+    Returns:
+        CallView: The view, its calls checked.
+
+    Raises:
+        PositionError: For a bad tile (field ``hand[i]``, ``widow``, ``discard``), a hand
+            of other than seven tiles or an illegal call.
+
+    >>> from solver.game.auction import GameRules
+    >>> call_view(GameRules(), 1, ["6-6", "6-5", 25, 24, 23, 20, 14], 0).hand_ids
+    (27, 26, 25, 24, 23, 20, 14)
     """
-    return CallView(seat, tuple(hand), rules, shaker, tuple(calls),
-                    tuple(sorted((score or {}).items())), widow, discard)
+    ids = tuple(_tile_id(t, f"hand[{i}]") for i, t in enumerate(hand))
+    return CallView(seat, ids, rules, shaker, tuple(calls),
+                    tuple(sorted((score or {}).items())),
+                    None if widow is None else _tile_id(widow, "widow"),
+                    None if discard is None else _tile_id(discard, "discard"))
 
 
 __all__ = ["CallView", "DOUBLES_CHOICE", "Declaration", "call_view"]

@@ -60,15 +60,21 @@ class HandRecord:
     """One hand of a game: its deal, auction, contract and plays, and what they scored
     (`GameRecord.hands`).
 
+    Its tiles speak as the record's JSON does, as names ("6-4"): `deal`, `widow`,
+    `discard` and `plays`. The fields ``deal_ids``, ``widow_id`` and ``discard_id`` (and
+    `play_ids`) are the same tiles as numbers, for code that works on numbers.
+
     Attributes:
         index: The hand's place in the game (0 first).
         shaker: The shaker's seat index.
         rules: The game and its house options.
-        deal: Seat index -> its seven tiles as dealt (tile numbers 0..27).
-        widow: Three-player Moon: the widow's tile number, else None.
+        deal_ids: Seat index -> its seven tiles as dealt, as tile numbers (0..27);
+            `deal` gives the names.
+        widow_id: Three-player Moon: the widow's tile number, else None (`widow`).
         auction: The hand's `Auction`.
         contract: The contract, once declared (None before, or thrown in).
-        discard: Three-player Moon: the declarer's discard.
+        discard_id: Three-player Moon: the declarer's discard as a tile number
+            (`discard`).
         position: The hand's `Position` with its plays, once declared.
         made: True made, False set, None not over (or thrown in).
         finished: Played out, decided and followed by another hand, or thrown
@@ -80,16 +86,18 @@ class HandRecord:
     >>> hand = read_game(open("examples/game.json").read()).hands[0]
     >>> hand.contract_json(), hand.made, hand.score
     ({'declarer': 'N', 'trump': 'follow-me', 'bid': 38}, False, {'NS': 0, 'EW': 1})
+    >>> hand.deal[0][:2], hand.deal_ids[0][:2]
+    (['6-4', '5-3'], (25, 18))
     """
 
     index: int
     shaker: int
     rules: GameRules
-    deal: dict[int, tuple[int, ...]]
-    widow: int | None
+    deal_ids: dict[int, tuple[int, ...]]
+    widow_id: int | None
     auction: Auction
     contract: Contract | None = None
-    discard: int | None = None
+    discard_id: int | None = None
     position: Position | None = None
     #: True made, False set, None not over (or thrown in).
     made: bool | None = None
@@ -105,8 +113,71 @@ class HandRecord:
         return self.auction.thrown_in
 
     @property
-    def plays(self) -> tuple[int, ...]:
-        """The tiles played so far (tile numbers), in order."""
+    def deal(self) -> dict[int, list[str]]:
+        """The hands as dealt.
+
+        Returns:
+            dict[int, list[str]]: Seat index (0..3 for N, E, S, W) -> its seven tile
+                names, in the record's order; ``deal_ids`` holds the same as numbers.
+
+        >>> from solver import read_game
+        >>> read_game(open("examples/game.json").read()).hands[0].deal[1]
+        ['6-6', '6-1', '4-1', '3-3', '2-1', '1-0', '0-0']
+        """
+        return {s: [T.NAMES[t] for t in tiles] for s, tiles in self.deal_ids.items()}
+
+    @property
+    def widow(self) -> str | None:
+        """The widow, dealt to no one (three-player Moon).
+
+        Returns:
+            str | None: Its tile name, else None; ``widow_id`` is its number.
+
+        >>> from solver import read_game
+        >>> read_game(open("examples/game.json").read()).hands[0].widow is None
+        True
+        """
+        return None if self.widow_id is None else T.NAMES[self.widow_id]
+
+    @property
+    def discard(self) -> str | None:
+        """The tile the three-player Moon declarer laid away.
+
+        Returns:
+            str | None: Its tile name, else None (another game, or no contract yet);
+                ``discard_id`` is its number.
+
+        >>> from solver import read_game
+        >>> read_game(open("examples/game.json").read()).hands[0].discard is None
+        True
+        """
+        return None if self.discard_id is None else T.NAMES[self.discard_id]
+
+    @property
+    def plays(self) -> list[str]:
+        """The tiles played so far, in order.
+
+        Returns:
+            list[str]: Tile names ("6-4"); [] before the contract. `play_ids` gives
+                the numbers.
+
+        >>> from solver import read_game
+        >>> read_game(open("examples/game.json").read()).hands[0].plays[:3]
+        ['4-2', '4-1', '4-4']
+        """
+        return [T.NAMES[t] for t in self.play_ids]
+
+    @property
+    def play_ids(self) -> tuple[int, ...]:
+        """`plays` as tile numbers, for code that works on numbers.
+
+        Returns:
+            tuple[int, ...]: Tile numbers (0..27), in order; () before the contract.
+
+        >>> from solver import read_game
+        >>> read_game(open("examples/game.json").read()).hands[0].play_ids[:3]
+        (12, 11, 14)
+        """
         return self.position.plays if self.position is not None else ()
 
     def decided(self) -> bool | None:
@@ -143,20 +214,20 @@ class HandRecord:
             out["kind"] = c.kind
         if c.doubles != "high":
             out["doubles"] = c.doubles
-        if self.discard is not None:
-            out["discard"] = T.name_of(self.discard)
+        if self.discard_id is not None:
+            out["discard"] = T.name_of(self.discard_id)
         return out
 
     def to_json(self) -> dict:
         """The hand record JSON, canonical (tiles ``H-L``)."""
         out: dict[str, Any] = {"hands": {SEATS[s]: [T.name_of(t) for t in tiles]
-                                         for s, tiles in self.deal.items()}}
-        if self.widow is not None:
-            out["widow"] = T.name_of(self.widow)
+                                         for s, tiles in self.deal_ids.items()}}
+        if self.widow_id is not None:
+            out["widow"] = T.name_of(self.widow_id)
         out["auction"] = self.auction.to_json()
         if self.contract is not None:
             out["contract"] = self.contract_json()
-            out["plays"] = [T.name_of(t) for t in self.plays]
+            out["plays"] = self.plays
         return out
 
     def summary_json(self) -> dict:
@@ -278,7 +349,7 @@ class GameRecord:
         check_keys(raw, known, f"{where}.contract", "a contract")
         contract = dict(raw)
         _precheck_against_auction(contract, auction, rules, where)
-        hands = {SEATS[s]: [T.name_of(t) for t in tiles] for s, tiles in hand.deal.items()}
+        hands = {SEATS[s]: [T.name_of(t) for t in tiles] for s, tiles in hand.deal_ids.items()}
         position: dict[str, Any] = {"game": rules.game, "hands": hands, "contract": contract}
         if rules.three_handed:
             if "discard" not in contract:
@@ -286,15 +357,15 @@ class GameRecord:
                                     "declarer laid away", "MISSING_FIELD")
             discard = T.parse_tile(contract.pop("discard"), f"{where}.contract.discard")
             seat = auction.winner
-            assert seat is not None and hand.widow is not None
-            if discard != hand.widow and discard not in hand.deal[seat]:
+            assert seat is not None and hand.widow_id is not None
+            if discard != hand.widow_id and discard not in hand.deal_ids[seat]:
                 raise PositionError(f"{where}.contract.discard", f"{T.name_of(discard)} is "
                                     f"neither in {SEATS[seat]}'s hand nor the widow",
                                     "DISCARD_NOT_HELD")
-            held = [hand.widow if t == discard else t for t in hand.deal[seat]]
+            held = [hand.widow_id if t == discard else t for t in hand.deal_ids[seat]]
             hands[SEATS[seat]] = [T.name_of(t) for t in held]
-            position["widow"], position["discard"] = T.name_of(hand.widow), T.name_of(discard)
-            hand.discard = discard
+            position["widow"], position["discard"] = T.name_of(hand.widow_id), T.name_of(discard)
+            hand.discard_id = discard
         bid = contract.get("bid")
         low_moon_bid = rules.game == "moon" and isinstance(bid, int) \
             and not isinstance(bid, bool) and rules.min_bid <= bid < _POSITION_MOON_LOW

@@ -86,7 +86,7 @@ def legal_actions(game: GameRecord) -> dict[str, Any]:
             hand = game.hands[-1]
             seat = SEATS.index(turn["seat"])
             assert hand.widow is not None
-            out["tiles"] = [T.name_of(t) for t in hand.deal[seat] + (hand.widow,)]
+            out["tiles"] = hand.deal[seat] + [hand.widow]
     else:
         out["tiles"] = list(game.legal_plays())
     return out

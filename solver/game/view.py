@@ -48,9 +48,9 @@ class View(ContractLayout):
 
     Building one checks every field and replays the plays to learn what they reveal
     about the hidden hands. The public answers speak as the JSON does, tiles as names
-    ("6-4") and seats as letters: `to_json`, `to_move`, `side`, `places`,
-    `legal_tiles`, `held`. `legal_ids` is the tile-number form of `legal_tiles`, for
-    code that works on numbers.
+    ("6-4") and seats as letters: `to_json`, `to_move`, `side`, `places`, `hand`,
+    `legal_tiles`, `held`. `legal_ids` and ``hand_ids`` are the tile-number forms of
+    `legal_tiles` and `hand`, for code that works on numbers.
 
     Args:
         data (dict | str): The view JSON, as a dict or as text.
@@ -66,7 +66,8 @@ class View(ContractLayout):
         places (tuple[str, ...]): Where the unseen tiles may lie: seat letters, then
             ``"discard"`` for a three-player Moon discard the view does not give.
         seat (int): Internal: the viewer's seat index (0..3 for N, E, S, W).
-        hand (tuple[int, ...]): Internal: the viewer's tile numbers (0..27) as dealt.
+        hand_ids (tuple[int, ...]): The viewer's tile numbers (0..27) as dealt, for
+            code that works on numbers; `hand` gives the names.
         plays (tuple[int, ...]): Internal: the tile numbers played.
         play_seats (list[int]): Internal: the seat index of each play.
         trick (tuple[tuple[int, int], ...]): Internal: (seat index, tile number) of
@@ -82,7 +83,7 @@ class View(ContractLayout):
     seat: int
     game: str
     players: int
-    hand: tuple[int, ...]
+    hand_ids: tuple[int, ...]
     plays: tuple[int, ...]
     widow: int | None
     discard: int | None
@@ -153,7 +154,7 @@ class View(ContractLayout):
             if self.contract.declarer != self.seat:
                 raise PositionError("widow", "only the Moon declarer sees the widow and the "
                                     "discard; a defender's view has neither", "UNEXPECTED_FIELD")
-            if widow != discard and widow not in self.hand:
+            if widow != discard and widow not in self.hand_ids:
                 raise PositionError("widow", f"the widow {T.name_of(widow)} is neither in the "
                                     "declarer's hand nor the discard", "WIDOW_MISMATCH")
         self.auction = self._parse_auction(data.get("auction"))
@@ -199,8 +200,8 @@ class View(ContractLayout):
                 raise PositionError(where, f"tile {T.name_of(tile)} appears twice "
                                     f"(also at {seen[tile]})", "DUPLICATE_TILE")
             seen[tile] = where
-        self.hand = tuple(seen)
-        self.hands = {self.seat: self.hand}
+        self.hand_ids = tuple(seen)
+        self.hands = {self.seat: self.hand_ids}
         self._seen = seen
 
     def _parse_players(self, data: Mapping[str, Any]) -> None:
@@ -215,7 +216,7 @@ class View(ContractLayout):
             self.players = 4
         else:
             shows_four = self.seat == 3 or any(
-                t not in MOON3_SET for t in self.hand + self.plays)
+                t not in MOON3_SET for t in self.hand_ids + self.plays)
             if players is None:
                 players = 4 if shows_four else 3
             if players not in (3, 4) or isinstance(players, bool):
@@ -226,7 +227,7 @@ class View(ContractLayout):
                 if self.seat == 3:
                     raise PositionError("seat", "three-player Moon has seats N, E and S",
                                         "UNKNOWN_SEAT")
-                for field, tiles in ((f"hands.{SEATS[self.seat]}", self.hand),
+                for field, tiles in ((f"hands.{SEATS[self.seat]}", self.hand_ids),
                                      ("plays", self.plays)):
                     for i, t in enumerate(tiles):
                         if t not in MOON3_SET:
@@ -251,7 +252,7 @@ class View(ContractLayout):
         self.play_seats: list[int] = []
         self.play_forbids: list[int] = []
         tricks_won = [0, 0, 0, 0]
-        known = set(self.hand)
+        known = set(self.hand_ids)
         if self.widow is not None:
             known |= {self.widow, self.discard}
         for i, tile in enumerate(self.plays):
@@ -261,11 +262,11 @@ class View(ContractLayout):
                                     f"(plays[{first_at[tile]}])", "DUPLICATE_PLAY")
             first_at[tile] = i
             seat = leader if not trick else self.next_seat(trick[-1][0])
-            if seat == self.seat and tile not in self.hand:
+            if seat == self.seat and tile not in self.hand_ids:
                 raise PositionError(field, f"{T.name_of(tile)} is not in {SEATS[seat]}'s hand "
                                     f"({SEATS[seat]} to play)", "TILE_NOT_IN_HAND")
             if seat != self.seat and tile in known:
-                whose = "the viewer's hand" if tile in self.hand else "the discard"
+                whose = "the viewer's hand" if tile in self.hand_ids else "the discard"
                 raise PositionError(field, f"{SEATS[seat]} cannot play {T.name_of(tile)}: it is "
                                     f"in {whose}", "NO_CONSISTENT_DEAL")
             ctx = LEAD if not trick else rules.lead_suit[trick[0][1]]
@@ -288,7 +289,7 @@ class View(ContractLayout):
         # A seat held, at each of its plays, every tile it played later and
         # every tile it still holds: none of them may be one the play forbids.
         later = [0, 0, 0, 0]
-        later[self.seat] = T.mask_of(self.hand) & ~T.mask_of(self.plays)
+        later[self.seat] = T.mask_of(self.hand_ids) & ~T.mask_of(self.plays)
         self.forbidden = [0, 0, 0, 0]
         for i in range(len(self.plays) - 1, -1, -1):
             seat, forbid = self.play_seats[i], self.play_forbids[i]
@@ -308,7 +309,7 @@ class View(ContractLayout):
             played_by[seat] |= 1 << tile
         self.played_by = played_by
         full_set = MOON3_SET if self.three_handed else frozenset(range(T.N_TILES))
-        known = set(self.hand) | set(self.plays)
+        known = set(self.hand_ids) | set(self.plays)
         if self.widow is not None:
             known |= {self.widow, self.discard}
         self.unseen = tuple(sorted(full_set - known, reverse=True))
@@ -356,11 +357,24 @@ class View(ContractLayout):
         return "declaring" if self.scorer[self.seat] else "defending"
 
     @property
+    def hand(self) -> list[str]:
+        """The viewer's hand as dealt, its plays included.
+
+        Returns:
+            list[str]: Tile names, in the order of the JSON; ``hand_ids`` holds the same
+                as numbers, `held` the tiles not yet played.
+
+        >>> View(json.load(open("examples/view.json"))).hand
+        ['6-6', '6-5', '6-4', '5-0', '4-1', '3-2', '0-0']
+        """
+        return [T.NAMES[t] for t in self.hand_ids]
+
+    @property
     def remaining(self) -> tuple[int, ...]:
         """The viewer's tiles not yet played, as tile numbers (internal; `held` gives
         the names)."""
         played = set(self.plays)
-        return tuple(t for t in self.hand if t not in played)
+        return tuple(t for t in self.hand_ids if t not in played)
 
     def held(self) -> list[str]:
         """The viewer's tiles not yet played.
@@ -427,7 +441,7 @@ class View(ContractLayout):
             out["game"] = "moon"
             out["players"] = self.players
         out["seat"] = SEATS[self.seat]
-        out["hands"] = {SEATS[self.seat]: [T.name_of(t) for t in self.hand]}
+        out["hands"] = {SEATS[self.seat]: [T.name_of(t) for t in self.hand_ids]}
         out["contract"] = self.contract.to_json()
         out["plays"] = [T.name_of(t) for t in self.plays]
         if self.widow is not None and self.discard is not None:

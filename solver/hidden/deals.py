@@ -155,7 +155,7 @@ class DealBuilder:
         view = as_view(view)
         self.view = view
         self.template: Position | None = None
-        self.viewer_hand = tuple(sorted(view.hand, reverse=True))
+        self.viewer_hand = tuple(sorted(view.hand_ids, reverse=True))
         #: (place, seat, tiles the seat played, whether it is in play) for each hand place
         self.hands_of = [(p, seat, T.tiles_of(view.played_by[seat]), seat in view.active_seats)
                          for p, seat in enumerate(view.place_seats) if seat is not None]

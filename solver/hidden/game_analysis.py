@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..game import tiles as T
 from ..game.auction import SEATS, SPECIAL_CALLS, Call
 from ..game.game_record import GameRecord, HandRecord
 from ..search.analysis import HandAnalysis, analyze_hand
@@ -205,7 +204,7 @@ def _analyze_calls(game: GameRecord, hand: HandRecord, deals: int, seed: int,
     out = []
     calls = hand.auction.calls
     for i, call in enumerate(calls):
-        advice = advise([T.name_of(t) for t in hand.deal[call.seat]], SEATS[call.seat],
+        advice = advise(hand.deal[call.seat], SEATS[call.seat],
                         game=rules.game, players=rules.players,
                         auction=[_advice_call(c) for c in calls[:i]], deals=deals, seed=seed,
                         calibrated=calibrated, token=token, threads=threads)

@@ -101,7 +101,7 @@ def _is_kind(view: CallView) -> bool:
 
 
 def _partner_declaration(view: CallView) -> Declaration:
-    return Declaration(calling.partner_choice(view.hand))
+    return Declaration(calling.partner_choice(view.hand_ids))
 
 
 class RandomBot:
@@ -121,7 +121,7 @@ class RandomBot:
         return Declaration(trump, self.rng.choice(view.doubles_options(trump)))
 
     def discard(self, view: CallView) -> int:
-        return self.rng.choice(sorted(view.eight, reverse=True))
+        return self.rng.choice(sorted(view.eight_ids(), reverse=True))
 
     def choose(self, view: View) -> int:
         return self.rng.choice(view.legal_ids())
@@ -174,10 +174,10 @@ class RuleBot:
     def declare(self, view: CallView) -> Declaration:
         if _is_kind(view):
             return _partner_declaration(view)
-        return Declaration(calling.rule_trump(view.held))
+        return Declaration(calling.rule_trump(view.held_ids()))
 
     def discard(self, view: CallView) -> int:
-        return calling.weakest(view.eight, calling.rule_trump(view.eight))
+        return calling.weakest(view.eight_ids(), calling.rule_trump(view.eight_ids()))
 
     def choose(self, view: View) -> int:
         p = view
@@ -343,7 +343,7 @@ class AdviceBot(HintBot):
         return Declaration(self._declaration(view))
 
     def discard(self, view: CallView) -> int:
-        return calling.weakest(view.eight, self._declaration(view))
+        return calling.weakest(view.eight_ids(), self._declaration(view))
 
 
 class CheatBot:

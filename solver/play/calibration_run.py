@@ -286,7 +286,7 @@ def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int =
     before = [{"seat": SEATS[call.seat], "bid": "pass" if call.is_pass else call.amount}
               for call in calls[:last]]
     hand_seed = _hand_seed(seed, index)
-    advice = advise([T.name_of(t) for t in hand.deal[c.declarer]], SEATS[c.declarer],
+    advice = advise(hand.deal[c.declarer], SEATS[c.declarer],
                     auction=before, deals=advice_deals, seed=hand_seed,
                     declarations=[c.declaration.name], threads=1, inference=inference)
     chance = advice.declaration(c.declaration.name).chance(c.bid)

@@ -46,7 +46,7 @@ def _lowest_bid(legal: Sequence[int | str]) -> int | str:
 
 def hand_key(view: CallView) -> tuple:
     """What identifies one seat's hand of a game to a bot: seat, tiles, shaker."""
-    return (view.seat, view.hand, view.shaker, view.rules.game)
+    return (view.seat, view.hand_ids, view.shaker, view.rules.game)
 
 
 # ---------------------------------------------------------------------- rule
@@ -84,10 +84,10 @@ def rule_call(view: CallView) -> int | str:
     legal = view.legal_calls()
     if len(legal) == 1:
         return legal[0]
-    doubles = sum(1 for t in view.hand if T.is_double(t))
+    doubles = sum(1 for t in view.hand_ids if T.is_double(t))
     if doubles >= 4 and "plunge" in legal:
         return "plunge"
-    strength = rule_strength(view.hand)
+    strength = rule_strength(view.hand_ids)
     table = RULE_TABLE_42 if view.rules.game == "42" else RULE_TABLE_MOON
     want = table.get(strength)
     if want is not None and view.rules.game == "moon":
@@ -142,7 +142,7 @@ def declaration_options(view: CallView, highest: int | None, prune: bool = True
     when its marks are on offer; plunge and splash only when the seat may call them);
     with ``prune``, only those `_worth_asking` (plunge and splash always)."""
     rules = view.rules
-    worth = _worth_asking(view.hand) if prune else None
+    worth = _worth_asking(view.hand_ids) if prune else None
     if rules.game == "moon":
         return tuple(d for d in ORDER_MOON if worth is None or d in worth)
     legal = view.legal_calls()
@@ -166,7 +166,7 @@ def advice_for(view: CallView, highest: int | None, options: Sequence[str], *, d
     reads_calls = inference in ("auction", "both") and rules.game == "42"
     if reads_calls:
         auction = [c.to_json() for c in view.calls]
-    return advise([T.name_of(t) for t in view.hand], SEATS[view.seat], game=rules.game,
+    return advise(view.hand, SEATS[view.seat], game=rules.game,
                   players=rules.players, auction=auction, deals=deals, seed=seed,
                   threshold=threshold, declarations=list(options),
                   calibrated=calibrated and rules.game == "42", threads=threads,

@@ -46,8 +46,8 @@ def _hand_call_view(rules: GameRules, hand: HandRecord, seat: int, score: Mappin
     widow = discard = None
     auction = hand.auction
     if rules.three_handed and auction.winner == seat:
-        widow, discard = hand.widow, hand.discard
-    return call_view(rules, seat, hand.deal[seat], hand.shaker, tuple(auction.calls), score,
+        widow, discard = hand.widow_id, hand.discard_id
+    return call_view(rules, seat, hand.deal_ids[seat], hand.shaker, tuple(auction.calls), score,
                      widow, discard)
 
 
@@ -116,7 +116,7 @@ def next_action(record: GameRecord, bot: Bot,
     if hand is None or hand.finished:
         raise ValueError("the next hand is not dealt yet")
     view = call_view_of(record)
-    seen: Any = OpenTable(view, hand.deal, hand.widow) if bot.sees_deal else view
+    seen: Any = OpenTable(view, hand.deal_ids, hand.widow_id) if bot.sees_deal else view
     return getattr(bot, action["action"])(seen)
 
 
@@ -144,9 +144,9 @@ def next_action_figures(record: GameRecord, bot: Bot) -> dict[str, Any]:
     answer = next_action(record, bot)
     declaration = None
     if action["action"] == "discard":
-        view = dataclasses.replace(call_view_of(record), discard=answer)
+        view = dataclasses.replace(call_view_of(record), discard_id=answer)
         hand = record.hands[-1]
-        declaration = bot.declare(OpenTable(view, hand.deal, hand.widow) if bot.sees_deal
+        declaration = bot.declare(OpenTable(view, hand.deal_ids, hand.widow_id) if bot.sees_deal
                                   else view)
     figures = None
     if action["action"] == "play":
