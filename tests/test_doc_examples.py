@@ -230,7 +230,7 @@ BLOCKS = runnable_blocks()
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.name for b in BLOCKS])
 def test_doc_example(block: Block, request: pytest.FixtureRequest, tmp_path: Path) -> None:
     if block.skip:
-        pytest.skip(f"not run: {block.skip}")
+        pytest.skip(f"{block.name}: not run: {block.skip}")
     text = block.text.replace("/tmp/", f"{tmp_path}/")
     if needs_server(block):
         server = request.getfixturevalue("doc_server")
@@ -239,7 +239,7 @@ def test_doc_example(block: Block, request: pytest.FixtureRequest, tmp_path: Pat
     block = Block(block.path, block.line, block.kind, text)
     if block.kind == "console":
         for program in missing_programs(block.text):
-            pytest.skip(f"{program} is not installed")
+            pytest.skip(f"{block.name}: {program} is not installed")
     failure = None
     try:
         run_block(block)
