@@ -61,6 +61,19 @@ def test_result_attributes_are_listed(site: Path) -> None:
         assert name in ids, name
 
 
+def test_modules_page_has_every_module(site: Path) -> None:
+    import pkgutil
+    from importlib import import_module
+    page = (site / "reference" / "modules" / "index.html").read_text(encoding="utf-8")
+    ids = set(re.findall(r'id="([^"]+)"', page))
+    for package in ("solver.game", "solver.search", "solver.hidden", "solver.play",
+                    "solver.show", "solver.batch", "server"):
+        for info in pkgutil.iter_modules(import_module(package).__path__):
+            if not info.name.startswith("_") and not info.ispkg:
+                assert f"{package}.{info.name}" in ids
+    assert "solver.hidden.deals.tile_probabilities" in ids
+
+
 def test_cli_page_has_every_command_and_option(site: Path) -> None:
     text = text_of(site / "reference" / "cli" / "index.html")
     parser = build_parser()
