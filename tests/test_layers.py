@@ -1,6 +1,6 @@
 """The package's layers stay true: no import circle, no import that runs up a layer.
 
-The layers, from the bottom (README, "The package"): ``solver.game`` (the game as
+The layers, from the bottom (docs/development.md, "Package layout"): ``solver.game`` (the game as
 data), ``solver.search`` (the double-dummy search), ``solver.hidden`` (what one seat
 cannot see), ``solver.play`` (bots and the arena), ``solver.show`` (pictures), and
 the faces on top: ``solver.cli``, ``solver.batch``, ``server`` and the public

@@ -302,8 +302,8 @@ class _Runner:
 #: to manage here) cost several per cent of a core. And Dask keeps the last
 #: 1,000 messages of each connection for debugging, so the client (which also
 #: hosts the local scheduler) would hold a thousand chunks' lines: a few are
-#: enough. The local cluster's workers get these; see the README for a
-#: cluster of your own.
+#: enough. The local cluster's workers get these; docs/guides/analysts.md,
+#: "Batch work in more detail", covers a cluster of your own.
 QUIET_DASK = {
     "distributed.admin.low-level-log-length": 10,
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,

@@ -27,12 +27,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "with the bots' seats swapped; the declarer rotates N, E, "
                                    "S, W and bids 30 in its longest pip suit (bots: "
                                    f"{', '.join(BOT_NAMES)}). Reports make and set rates, the "
-                                   "paired points difference with a 95%% interval and "
+                                   "paired points difference with a 95% interval and "
                                    "McNemar's test. --games: whole games to 7 marks (Moon: "
                                    "21 points), auctions and all, each a seeded sequence of "
                                    "deals played twice with the sides swapped (bots: "
                                    f"{', '.join(ARENA_BOTS)}). Reports games won, marks per "
-                                   "hand paired by deal with a 95%% t interval, make and set "
+                                   "hand paired by deal with a 95% t interval, make and set "
                                    "rates by contract kind and who declared; --records keeps "
                                    "every game as a game record and resumes from them.")
     p.add_argument("a", choices=ARENA_BOTS, help="first bot")
