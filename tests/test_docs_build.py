@@ -104,9 +104,6 @@ def test_benchmarks_and_changelog_pages(site: Path) -> None:
     assert "Unreleased" in changelog or "0.1.0" in changelog
 
 
-@pytest.mark.xfail(reason="the CLI help (solver/cli/analyze_cmd.py, deal_cmd.py, game_cmd.py, "
-                          "quick_options.py) and the .proto comments (game, inference, position, "
-                          "view) still name SPEC; the site shows them", strict=False)
 def test_the_site_names_its_own_pages_not_the_spec(site: Path) -> None:
     pages = {str(p.relative_to(site)): text_of(p) for p in site.rglob("*.html")}
     naming = sorted(name for name, text in pages.items() if re.search(r"\bSPEC\b", text))

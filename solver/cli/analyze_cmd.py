@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "it and the plays that were better, and a per-seat summary. "
                                    "A hand record is a position whose plays are the tiles "
                                    "played, with optional \"id\" and \"meta\". A game record "
-                                   "(SPEC \"Game record\") is analysed hand by hand: every "
+                                   "(docs/formats.md, \"Game record\") is analysed hand by hand: every "
                                    "hand with a contract as a hand record, and beside every "
                                    "call what bid advice would have said with that seat's "
                                    "tiles and the calls before it. A hand (of either record) "

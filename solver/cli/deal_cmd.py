@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "the seat to move; or the quick options --seat, --hand, --contract, "
                     "--plays, e.g. t42 deal --seat E --hand E=66,65,64,50,41,32,00 "
                     "--contract W:fours:30 --plays 11,22 --stats): deals consistent with "
-                    "the seat's view (SPEC.md), drawn uniformly (--count), all of them "
+                    "the seat's view, drawn uniformly (--count), all of them "
                     "(--all), or their number and where each unseen tile lies (--stats).")
     p.add_argument("--seed", type=int, default=None,
                    help="random seed (the same seed gives the same deals; default: fresh)")
@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument(f"--{name}", action="append", default=[], metavar="SEAT=N",
                        help=f"{name.replace('-', ' ')} in a seat's hand (repeatable)")
     p.add_argument("--contract", metavar="D:DECL:BID",
-                   help="print positions under this contract (e.g. N:sixes:30, or SPEC JSON "
+                   help="print positions under this contract (e.g. N:sixes:30, or JSON "
                         "'{\"declarer\": \"N\", \"trump\": \"sixes\", \"bid\": 30}') instead of "
                         "bare deals; with --seat, the view's contract")
     g = p.add_argument_group("a view in quick notation (instead of --view)")
@@ -151,7 +151,7 @@ def run_deal(args: argparse.Namespace) -> int:
 
 
 def _contract(text: str) -> dict:
-    """--contract: SPEC JSON, or the quick notation (N:sixes:30)."""
+    """--contract: JSON, or the quick notation (N:sixes:30)."""
     if text.lstrip().startswith("{"):
         return parse_json(text, "--contract")
     return parse_contract(text)

@@ -12,7 +12,7 @@ from .common import guarded, read_records, run_records
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("game", help="check a game record and print its score pad",
-                       description="Check a game record (SPEC \"Game record\": the auction, "
+                       description="Check a game record (docs/formats.md, \"Game record\": the auction, "
                                    "contract and plays of every hand) and print the score pad: "
                                    "hand by hand the shaker, the auction, the contract, the "
                                    "result and the score after it; then the score, the winner "

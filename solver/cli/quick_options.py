@@ -16,7 +16,7 @@ HAND_HELP = ("a seat's tiles, 6-3 or 63, separated by commas or blanks, e.g. "
              "given, the hands may be left out)")
 CONTRACT_HELP = ("DECLARER:DECLARATION:BID[:DOUBLES], e.g. W:fours:30, N:sixes:84 (marks as "
                  "42*k), S:nello:84, E:follow-me:42:low, N:sixes:plunge (plunge or splash: "
-                 "the trump its partner named), or the contract's SPEC JSON")
+                 "the trump its partner named), or the contract's JSON")
 PLAYS_HELP = "the tiles played so far, in order, e.g. --plays 11,22"
 DIAGRAM_HELP = ("a position diagram as t42 solve prints it, e.g. --diagram out.txt (a file "
                 "or standard input holding one is read as a position too); after trick 1 "

@@ -2,7 +2,7 @@
 text diagram of a position read back; hand and game records read as the position (or a
 seat's view) they stand for.
 
-Everything here turns text into SPEC JSON (a position or a view), checked by building
+Everything here turns text into JSON (a position or a view), checked by building
 the `Position` or `View` it describes; errors name the option at fault
 (``--hand N[3]``, ``--contract``) instead of the JSON field.
 
@@ -111,7 +111,7 @@ def _call_word(call: str, option: str, i: int) -> int | str:
 
 
 def parse_contract(text: str, option: str = "--contract") -> dict[str, Any]:
-    """``DECLARER:DECLARATION:BID[:DOUBLES]`` as a SPEC contract (checked with the deal)."""
+    """``DECLARER:DECLARATION:BID[:DOUBLES]`` as a JSON contract (checked with the deal)."""
     from .auction import SPECIAL_CALLS, read_call_value
     parts = [p.strip() for p in text.split(":")]
     example = "DECLARER:DECLARATION:BID, e.g. W:fours:30"
@@ -207,7 +207,7 @@ def _option_of(field_path: str) -> str:
 
 
 def as_option_error(exc: PositionError) -> PositionError:
-    """A SPEC JSON field's error as the quick option's (``hands.N[3]`` -> ``--hand N[3]``)."""
+    """A JSON field's error as the quick option's (``hands.N[3]`` -> ``--hand N[3]``)."""
     reason = re.sub(r"\bhands\.([NESW])", r"--hand \1", exc.reason)
     return PositionError(_option_of(exc.field), reason, exc.code)
 
@@ -219,7 +219,7 @@ class QuickInput:
     """What the quick options gave (None: not given)."""
 
     hands: Sequence[str] = ()
-    contract: str | Mapping[str, Any] | None = None  # the notation, or SPEC JSON
+    contract: str | Mapping[str, Any] | None = None  # the notation, or JSON
     plays: str | None = None
     game: str | None = None
     players: int | None = None
@@ -236,7 +236,7 @@ class QuickInput:
 
 
 def _contract(value: str | Mapping[str, Any]) -> dict[str, Any]:
-    """A contract given as SPEC JSON (a mapping, or its text) or in the notation."""
+    """A contract given as JSON (a mapping, or its text) or in the notation."""
     if isinstance(value, str) and value.lstrip().startswith("{"):
         from .jsondoc import parse_json
         value = parse_json(value, "--contract")
@@ -281,7 +281,7 @@ def fill_hands(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
 
 
 def quick_position(q: QuickInput, need_contract: bool = True) -> dict[str, Any]:
-    """The SPEC position the quick options describe (checked; errors name the options).
+    """The JSON position the quick options describe (checked; errors name the options).
     Without ``need_contract``, hands alone are a deal (``{"hands": ...}``, for a table)."""
     if q.diagram is not None:
         positions = parse_diagrams(q.diagram, q.plays)
@@ -318,13 +318,13 @@ def quick_position(q: QuickInput, need_contract: bool = True) -> dict[str, Any]:
 
 
 def _ordered(data: Mapping[str, Any]) -> dict[str, Any]:
-    """SPEC order of a position's fields (game, hands, contract, plays, widow, discard)."""
+    """The JSON order of a position's fields (game, hands, contract, plays, widow, discard)."""
     return {k: data[k] for k in POSITION_FIELDS if k in data}
 
 
 def view_of(position: Mapping[str, Any], seat: str | None,
             auction: list | None = None) -> dict[str, Any]:
-    """The SPEC view of ``seat`` (default: the seat to move) in a full position: its hand,
+    """The JSON view of ``seat`` (default: the seat to move) in a full position: its hand,
     the contract, the plays, the auction when given; the three-player Moon declarer's
     widow and discard."""
     p = Position(position)
@@ -352,7 +352,7 @@ def view_of(position: Mapping[str, Any], seat: str | None,
 
 
 def quick_view(q: QuickInput) -> dict[str, Any]:
-    """The SPEC view the quick options describe: ``--seat`` (default: the seat to move when
+    """The JSON view the quick options describe: ``--seat`` (default: the seat to move when
     every hand is given) sees ``--hand`` of its own; the other hands, when given, are left
     out of the view."""
     from .view import View
@@ -520,7 +520,7 @@ def looks_like_diagram(text: str) -> bool:
 
 def parse_diagrams(text: str, plays: str | None = None) -> list[dict[str, Any]]:
     """Each position diagram in ``text`` (`solver.show.diagram.render`, as `t42 solve`
-    prints it, the lines around it ignored) as SPEC position JSON.
+    prints it, the lines around it ignored) as JSON position JSON.
 
     A diagram shows the tiles still held and the trick on the table, not the tricks
     already played: during trick 1 it reads back to its position exactly; later, the

@@ -2,7 +2,7 @@
 
 Every bot but ``cheat`` sees one seat only. For a play it is handed the seat's
 `View` (`seat_view`): its own hand, the contract, the plays and the auction,
-parsed as any SPEC view is. For a call, a declaration or (three-player Moon's
+parsed as any JSON view is. For a call, a declaration or (three-player Moon's
 declarer) a discard it is handed the seat's `CallView` (`solver.game.call_view`):
 its own seven tiles, the rules, the shaker, the calls so far and the score (and the
 widow for the Moon declarer). Neither object holds anything of the other hands, so a
@@ -47,7 +47,7 @@ from . import calling
 
 
 def seat_view(position: Position, auction: Sequence[Mapping[str, Any]] | None = None) -> View:
-    """What the seat to move knows of ``position``: a `View` built from the SPEC view JSON
+    """What the seat to move knows of ``position``: a `View` built from the JSON view
     (its hand, the contract, the plays; the auction when given; the three-player Moon
     declarer's widow and discard), which holds no reference to the deal."""
     seat = position.to_move_index
