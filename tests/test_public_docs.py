@@ -30,12 +30,7 @@ CONSTANTS = {"SEATS"}
 PUBLIC = [(f"solver.{n}", getattr(solver, n)) for n in solver.__all__ if n not in CONSTANTS]
 PUBLIC += [(f"server.{n}", getattr(server, n)) for n in server.__all__]
 #: Known gaps, each with what closes it; a gap closed shows as XPASS (then drop it here).
-PENDING = {
-    ("solver.make_bot", "example"): "solver/play/bots.py: an example and every parameter named",
-    ("solver.make_bot", "parameters"): "solver/play/bots.py: an example and every parameter named",
-    ("solver.make_bot", "runs"): "solver/play/bots.py: an example and every parameter named",
-    ("solver.hint", "annotations"): "hint(inference=...): annotate it InferenceLike, not object",
-}
+PENDING: dict[tuple[str, str], str] = {}
 
 
 def cases(test: str, objects: list | None = None) -> list:

@@ -46,8 +46,8 @@ from ..search._core import Aborted, CancelToken, Engine
 from ._pool import DealPool
 from .deals import (MAX_DEALS, MAX_ENUMERATION_LIMIT, DealBuilder, check_deal_count,
                     check_seconds, check_seed, token_stopped)
-from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, Inference, InferenceReport,
-                        dealt_masks, effective_deals, min_pool, normalised,
+from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, Inference, InferenceLike,
+                        InferenceReport, dealt_masks, effective_deals, min_pool, normalised,
                         read_inference, view_weigher)
 from .play_model import PlayReplay
 from .stats import Z95, mean_estimate, weighted_mean_estimate, wilson_interval
@@ -608,7 +608,7 @@ def hint(view: ViewLike, *, deals: int = DEFAULT_DEALS,
          seed: int | None = None, adaptive: bool = False, max_deals: int | None = None,
          examples: int = 0, token: CancelToken | None = None,
          timeout: float | None = None, threads: int | None = None,
-         inference: object = None, any_seat: bool = False,
+         inference: InferenceLike = None, any_seat: bool = False,
          progress: Callable[[int, int], None] | None = None) -> Hint:
     """Score every legal move of the viewer over consistent deals.
 

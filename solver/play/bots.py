@@ -415,9 +415,30 @@ GAME_BOT_NAMES = ("random", "rule", "advice", "cheat") + INFERENCE_BOT_NAMES
 
 def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int = 100,
              **options: Any) -> Bot:
-    """A bot by name: random, rule, hint or advice (``hint_deals`` deals a play,
-    ``advice_deals`` a call; ``options``: ``threshold``, ``calibrated``) or cheat.
-    ``hint`` is ``advice`` playing the full hint's best move (``full_hint``)."""
+    """A bot by name, as the arenas and games name them.
+
+    Args:
+        name: ``random`` (a legal move at random), ``rule`` (a casual player's
+            tables), ``advice`` (bid advice for its calls, a hint for its plays),
+            ``hint`` (``advice`` playing the full hint's best move),
+            ``advice-auction``, ``advice-plays`` or ``advice-both`` (``advice``
+            with that inference), or ``cheat`` (sees every hand: double dummy).
+        seed: Seeds the random bot's moves and the deals of the advice bots.
+        hint_deals: Deals a hint of the advice bots scores for a play.
+        advice_deals: Deals bid advice deals for a call.
+        **options: More `AdviceBot` options: ``threshold`` (the P(make) a bid
+            needs), ``calibrated`` (recommend by the calibrated P(make)).
+
+    Returns:
+        The bot: it is handed a seat's view and answers a call, a declaration,
+        a discard or a play.
+
+    Raises:
+        ValueError: An unknown name.
+
+    >>> make_bot("advice-auction", seed=1, hint_deals=30).name
+    'advice-auction'
+    """
     if name == "random":
         return RandomBot(seed)
     if name == "rule":
