@@ -212,15 +212,10 @@ def test_module_examples_run(name: str, obj: object, monkeypatch: pytest.MonkeyP
     test_the_example_runs(name, obj, monkeypatch)
 
 
-#: Files that still send readers to SPEC.md, each owned by work under way; the docs pages
-#: (docs/formats.md, docs/rules/) are where a reader goes instead.
-SPEC_PENDING = {"solver/cli/analyze_cmd.py", "solver/cli/deal_cmd.py", "solver/cli/game_cmd.py",
-                "solver/cli/quick_options.py", "solver/game/quick.py", "solver/play/bots.py"}
-
-
 def test_the_package_names_its_docs_not_the_spec() -> None:
     naming = {str(path.relative_to(ROOT)) for folder in ("solver", "server")
               for path in (ROOT / folder).rglob("*.py*")
               if path.suffix in (".py", ".pyx")
               and re.search(r"\bSPEC\b", path.read_text(encoding="utf-8"))}
-    assert naming <= SPEC_PENDING, sorted(naming - SPEC_PENDING)
+    # The docs pages (docs/formats.md, docs/rules/) are where a reader goes instead.
+    assert naming == set(), sorted(naming)
