@@ -41,6 +41,7 @@ from solver import Position, PositionError
 from solver.game import tiles as T
 from solver.game.bid_request import request_from_json
 from solver.game.errors import ArgumentError, SearchCancelled
+from solver.game.quick import fill_hands
 from solver.game.view import View
 from solver.hidden.bidding import MAX_DEALS, advise
 from solver.hidden.deals import count_deals, tile_probabilities
@@ -705,7 +706,11 @@ def run_batch(command: list[str], docs: list[Any]) -> list[dict]:
 @given(docs=st.lists(mutated(POSITIONS), min_size=10, max_size=10))
 def test_cli_make_or_set_batch(docs):
     for doc, out in zip(docs, run_batch(["make-or-set"], docs)):
-        position = accepted_or_error(Position, json.loads(json.dumps(doc, default=repr)))
+        # The command line reads a position as fill_hands does: a hand missing that its
+        # plays or the other hands determine is filled in.
+        position = accepted_or_error(lambda d: Position(fill_hands(d) if isinstance(d, dict)
+                                                        else d),
+                                     json.loads(json.dumps(doc, default=repr)))
         assert ("error" in out) == (position is None)
 
 

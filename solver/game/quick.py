@@ -255,10 +255,11 @@ def fill_hands(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
     hands = data.get("hands")
     if hands is None:
         hands = {}
-    if not isinstance(hands, Mapping) or "contract" not in data:
-        return dict(data)
-    game = parse_game(data.get("game", "42"), f"{where}game")
     plays = data.get("plays") or []
+    if not isinstance(hands, Mapping) or not isinstance(data.get("contract"), Mapping) \
+            or not isinstance(plays, list):
+        return dict(data)  # nothing to fill in from: the position's reader names the fault
+    game = parse_game(data.get("game", "42"), f"{where}game")
     # Three-player Moon: 21 plays and no West.
     players = 4 if game == "42" or "W" in hands or len(plays) > 21 else 3
     seats = SEATS[:players]
