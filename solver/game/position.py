@@ -33,7 +33,18 @@ _BIT = tuple(1 << t for t in range(T.N_TILES))
 
 def parse_game(value: object, field: str = "game") -> str:
     """``"42"`` or ``"moon"`` (any case): the game's name. Only these two strings; not
-    the number 42, nor 42.0."""
+    the number 42, nor 42.0.
+
+    Args:
+        value: The ``game`` field as read (any JSON value).
+        field: The field to name in the error.
+
+    Raises:
+        PositionError: (``UNKNOWN_GAME``) anything else.
+
+    >>> parse_game("Moon")
+    'moon'
+    """
     if isinstance(value, str):
         if value == "42":
             return "42"

@@ -318,11 +318,37 @@ class Dealer:
 
 
 def deal(seed: int | random.Random | None = None, **constraints: Any) -> Deal:
-    """One uniformly random deal; ``constraints`` as for `Dealer`."""
+    """One uniformly random deal; ``constraints`` as for `Dealer`.
+
+    Args:
+        seed: A seed or a `random.Random` (the same seed, the same deal); None:
+            a fresh one.
+        **constraints: `Dealer`'s arguments (``game``, ``fixed``, ``trumps``, ...).
+
+    Raises:
+        PositionError: For bad constraints, and (``NO_DEAL``) when no deal
+            satisfies them.
+
+    >>> deal(seed=7).hands["N"]
+    ['6-2', '5-4', '5-0', '4-0', '3-1', '2-1', '1-1']
+    """
     return Dealer(**constraints).deal(seed)
 
 
 def deals(count: int | None, seed: int | random.Random | None = None,
           **constraints: Any) -> Iterator[Deal]:
-    """A stream of ``count`` uniformly random deals; ``constraints`` as for `Dealer`."""
+    """A stream of ``count`` uniformly random deals; ``constraints`` as for `Dealer`.
+
+    Args:
+        count: How many deals; None: without end.
+        seed: A seed or a `random.Random` (the same seed, the same deals); None:
+            a fresh one.
+        **constraints: `Dealer`'s arguments (``game``, ``fixed``, ``trumps``, ...).
+
+    Returns:
+        An iterator of `Deal`.
+
+    >>> [d.hands["N"][0] for d in deals(2, seed=7)]
+    ['6-2', ...]
+    """
     return Dealer(**constraints).deals(count, seed)

@@ -93,8 +93,16 @@ class DealScorer:
 
     ``template`` is any one consistent deal as a `Position`: it supplies the
     rules, the state of play and the viewer's legal moves, which every deal
-    of the view shares. `score` takes deals as hand masks. ``threads``: the
-    threads that score deals (None: one per core).
+    of the view shares. `score` takes deals as hand masks.
+
+    Args:
+        template: Any one deal of the view, as a `Position`.
+        threads: The threads that score deals (None: one per core).
+
+    >>> from solver import Position
+    >>> p = Position.from_json(open("examples/deal.json").read())
+    >>> DealScorer(p, threads=1).moves == tuple(p.legal_ids())
+    True
     """
 
     def __init__(self, template: Position, threads: int | None = None) -> None:
@@ -208,6 +216,9 @@ class MoveFigures:
         total: The sum of the values, so that ties are compared exactly.
         mean_ci: A 95% interval of ``mean``, only when the deals are a sample.
         p_make_ci: A 95% (Wilson) interval of ``p_make``, likewise.
+
+    >>> MoveFigures("3-2", 30.0, 0.5, 1.0, 1, 2, 60).to_json()
+    {'mean': 30.0, 'p_make': 0.5, 'p_best': 1.0}
     """
 
     tile: str
@@ -237,7 +248,12 @@ class Example:
 
     Attributes:
         position: The deal, as a `Position` at the view's point of play.
-        values: Each legal move's double-dummy value on that deal.
+        values: The best move's and the runner-up's double-dummy values on that deal.
+
+    >>> from solver import hint
+    >>> h = hint(open("examples/view.json").read(), deals=20, seed=1, threads=1, examples=1)
+    >>> [e.values for e in h.examples]
+    [{'3-2': 29, '5-0': 35}]
     """
 
     position: Position
@@ -548,7 +564,28 @@ def check_options(*, deals: object = DEFAULT_DEALS,
     """`PositionError` (naming the option) unless `hint`'s counts and time limit are in
     range: ``deals`` 1..`MAX_DEALS`, ``enumerate_limit`` 0..`MAX_ENUMERATION_LIMIT`,
     ``max_deals`` None or ``deals``..`MAX_DEALS`, ``examples`` >= 0, ``timeout`` None
-    or seconds >= 0. Returns the timeout as a float (None: none)."""
+    or seconds >= 0. Returns the timeout as a float (None: none).
+
+    Args:
+        deals: The deals of one round.
+        enumerate_limit: Views with at most this many deals are enumerated.
+        max_deals: The adaptive ceiling, or None.
+        examples: How many example deals to return.
+        timeout: Seconds, or None.
+
+    Returns:
+        ``timeout`` as a float, or None.
+
+    Raises:
+        PositionError: An option out of range, named.
+
+    >>> check_options(deals=100, timeout=2)
+    2.0
+    >>> check_options(deals=0)
+    Traceback (most recent call last):
+    ...
+    solver.game.errors.PositionError: deals: ...
+    """
     check_deal_count("deals", deals)
     check_deal_count("enumerate_limit", enumerate_limit, low=0, high=MAX_ENUMERATION_LIMIT)
     if max_deals is not None:
@@ -728,10 +765,17 @@ class InferredDeals:
         token: Stops the drawing (`CancelToken`).
         keep_places: Keep each deal's places (the tiles of each place), for
             callers that build positions from them.
+
+    >>> from solver import View
+    >>> from solver.hidden.inference import read_inference
+    >>> v = View.from_json(open("examples/view.json").read())
+    >>> d = InferredDeals(v, read_inference("auction"), 10, 0, 1, None, False)
+    >>> d.enumerated, d.count
+    (False, 5153148)
     """
 
     def __init__(self, v: View, inference: Inference, deals: int, enumerate_limit: int,
-                 seed: object, token: CancelToken | None, keep_places: bool) -> None:
+                 seed: int | None, token: CancelToken | None, keep_places: bool) -> None:
         seed = check_seed(seed)
         self.view = v
         self.inference = inference

@@ -49,7 +49,20 @@ from . import calling
 def seat_view(position: Position, auction: Sequence[Mapping[str, Any]] | None = None) -> View:
     """What the seat to move knows of ``position``: a `View` built from the JSON view
     (its hand, the contract, the plays; the auction when given; the three-player Moon
-    declarer's widow and discard), which holds no reference to the deal."""
+    declarer's widow and discard), which holds no reference to the deal.
+
+    Args:
+        position: The deal at its point of play.
+        auction: The auction's calls (JSON objects), or None.
+
+    Raises:
+        ValueError: The hand is over (no seat to move).
+
+    >>> from solver import Position
+    >>> v = seat_view(Position.from_json(open("examples/deal.json").read()))
+    >>> v.hand                                   # West leads: its hand, no other
+    ['5-5', '5-1', '4-3', '4-0', '3-3', '2-0', '1-1']
+    """
     seat = position.to_move_index
     if seat is None:
         raise ValueError("the hand is over: no seat is to move")
@@ -72,7 +85,19 @@ def seat_view(position: Position, auction: Sequence[Mapping[str, Any]] | None = 
 @dataclass(frozen=True)
 class OpenTable:
     """What ``cheat`` is handed to call, declare or discard: the seat's call view and the
-    true deal (seat -> tiles as dealt; the three-player Moon widow)."""
+    true deal.
+
+    Attributes:
+        view: The seat's `CallView`.
+        hands: Seat index -> its tiles (numbers) as dealt.
+        widow: The three-player Moon widow (a number), else None.
+
+    >>> from solver import GameRules
+    >>> from solver.game.call_view import call_view
+    >>> view = call_view(GameRules(), 1, "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split(), 0)
+    >>> OpenTable(view, {1: view.hand_ids}).widow is None
+    True
+    """
 
     view: CallView
     hands: Mapping[int, tuple[int, ...]]
@@ -80,6 +105,15 @@ class OpenTable:
 
 
 class Bot(Protocol):
+    """What the arenas and games ask of a bot: a call, a declaration, a discard, a play.
+
+    Attributes:
+        name: The bot's name, as `make_bot` takes it.
+
+    >>> isinstance(make_bot("random").name, str)
+    True
+    """
+
     name: str
     #: True for a bot handed the true deal (cheat only: a `Position` to play, an
     #: `OpenTable` to call); the others are handed the seat's `View` / `CallView`.
@@ -105,7 +139,15 @@ def _partner_declaration(view: CallView) -> Declaration:
 
 
 class RandomBot:
-    """A uniformly random legal tile."""
+    """A uniformly random legal call, declaration, discard and tile.
+
+    Args:
+        seed: Seeds its choices (the same seed, the same choices).
+
+    >>> from solver import View
+    >>> RandomBot(seed=3).choose(View.from_json(open("examples/view.json").read())) in range(28)
+    True
+    """
 
     name = "random"
     sees_deal = False
@@ -163,6 +205,11 @@ class RuleBot:
     the least power in the led suit, then the fewest pips. For the nello
     declarer (who must lose every trick) "wins" and "lowest" are turned
     around: it plays the strongest tile that still loses, else its strongest.
+
+    >>> from solver import View
+    >>> from solver.game.tiles import name_of
+    >>> name_of(RuleBot().choose(View.from_json(open("examples/view.json").read())))
+    '3-2'
     """
 
     name = "rule"
@@ -227,7 +274,19 @@ class RuleBot:
 
 class HintBot:
     """Plays the hint's best move (objective make) over ``deals`` deals from its own view;
-    calls with bid advice (see `AdviceBot`, which it is under another name)."""
+    calls with bid advice (see `AdviceBot`, which it is under another name).
+
+    Args:
+        deals: The deals each hint scores.
+        seed: Seeds the hints' deals.
+        threads: The threads each hint scores with.
+
+    >>> from solver import View
+    >>> from solver.game.tiles import name_of
+    >>> bot = HintBot(deals=10, seed=1)
+    >>> name_of(bot.choose(View.from_json(open("examples/view.json").read()))) in bot.last_hint.best
+    True
+    """
 
     sees_deal = False
 
@@ -276,6 +335,23 @@ class AdviceBot(HintBot):
     (objective make) for the same seed, at a fifth to a tenth of the cost (median about
     0.1 s at the opening lead on one thread against 0.8 s). ``full_hint`` plays the full
     hint's best move instead, as the bot named ``hint`` does.
+
+    Args:
+        deals: The deals bid advice deals for a call.
+        seed: Seeds the advice's and the plays' deals.
+        threads: The threads of the searches (None: one per core).
+        hint_deals: The deals a play is decided over.
+        threshold: The P(make) a bid needs.
+        calibrated: Recommend by the calibrated P(make) (42 only).
+        prune: Ask the advice only about declarations the hand could bid.
+        adaptive: Advice in rounds of 50, stopping once settled.
+        name: The bot's name (``advice``, ``hint``, ``advice-auction``, ...).
+        full_hint: Play the full hint's best move instead of the quick play's.
+        inference: ``off``, ``auction``, ``plays`` or ``both``: what the advice
+            and the plays weigh their deals by.
+
+    >>> AdviceBot(deals=20, seed=1, hint_deals=10, name="advice-plays", inference="plays").name
+    'advice-plays'
     """
 
     def __init__(self, deals: int = 100, seed: int = 0, threads: int | None = 1, *,
@@ -357,6 +433,11 @@ class CheatBot:
     (tricks); the Moon declarer lays away the tile of its best discard. A play: the
     double-dummy best move (ties: the core's move order). Its searches stop at
     ``token`` (a service call's deadline) with `SearchCancelled`.
+
+    >>> from solver import Position
+    >>> from solver.game.tiles import name_of
+    >>> name_of(CheatBot().choose(Position.from_json(open("examples/deal.json").read())))
+    '3-3'
     """
 
     name = "cheat"
