@@ -167,7 +167,9 @@ DOCUMENTED_MODULES = ["solver.game.auction", "solver.game.bid_request", "solver.
                       "solver.game.completions", "solver.hidden.call_model",
                       "solver.play.processes", "solver.show.svg",
                       "solver.show.diagram", "solver.show.report", "solver.batch.run",
-                      "solver.batch.jobs", "solver.batch.chunks", "solver.batch.store"]
+                      "solver.batch.jobs", "solver.batch.chunks", "solver.batch.store",
+                      "solver.game.position", "solver.game.view", "solver.game.quick",
+                      "solver.hidden.hint", "solver.hidden.dealer", "solver.play.bots"]
 
 
 def module_names() -> list:
@@ -192,7 +194,9 @@ VALIDATORS = {"solver.search.solve.check_threads", "solver.play.arena.check_coun
               "solver.hidden.deals.check_deal_count",
               "solver.hidden.deals.check_seed", "solver.hidden.deals.check_seconds",
               "solver.game.tiles.parse_tile", "solver.game.jsondoc.check_document",
-              "solver.game.jsondoc.json_object"}
+              "solver.game.jsondoc.json_object", "solver.game.position.parse_game",
+              "solver.hidden.hint.check_options", "solver.game.quick.is_game_record",
+              "solver.game.quick.read_subject"}
 
 
 @pytest.mark.parametrize(("name", "obj"), module_names())

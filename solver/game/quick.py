@@ -49,7 +49,21 @@ _SPLIT = re.compile(r"[,\s]+")
 # ------------------------------------------------------------------- words
 
 def parse_tile_list(text: str, option: str) -> list[int]:
-    """Tiles written ``6-3`` or ``63`` (or ``3-6``, ``6:3``), separated by commas or blanks."""
+    """Tiles written ``6-3`` or ``63`` (or ``3-6``, ``6:3``), separated by commas or blanks.
+
+    Args:
+        text: The option's text.
+        option: The option named in an error (``--plays``).
+
+    Returns:
+        The tiles' numbers, in order.
+
+    Raises:
+        PositionError: A word that is no tile, named by its place (``--plays[2]``).
+
+    >>> parse_tile_list("63, 6-2 0:0", "--plays")
+    [24, 23, 0]
+    """
     words = [w for w in _SPLIT.split(text.strip()) if w]
     return [T.parse_tile(w, f"{option}[{i}]") for i, w in enumerate(words)]
 
@@ -63,7 +77,22 @@ def parse_seat(text: str, option: str, seats: Sequence[str] = SEATS) -> str:
 
 
 def parse_hands(values: Sequence[str], option: str = "--hand") -> dict[str, list[int]]:
-    """Repeated ``SEAT=TILES`` options: seat -> tiles (a seat given twice is an error)."""
+    """Repeated ``SEAT=TILES`` options: seat -> tiles (a seat given twice is an error).
+
+    Args:
+        values: The options' texts (``N=63,62,60,54,53,52,22``; ``N:...`` too).
+        option: The option named in an error.
+
+    Returns:
+        Seat letter -> its seven tiles' numbers.
+
+    Raises:
+        PositionError: A malformed option, an unknown seat, a seat given twice, a
+            hand of other than 7 tiles, a tile held twice.
+
+    >>> parse_hands(["N=63,62,60,54,53,52,22"])
+    {'N': [24, 23, 21, 19, 18, 17, 5]}
+    """
     hands: dict[str, list[int]] = {}
     for text in values:
         seat, sep, tiles = text.partition("=")
@@ -93,7 +122,18 @@ def parse_hands(values: Sequence[str], option: str = "--hand") -> dict[str, list
 
 def parse_call_words(text: str, option: str) -> list[int | str]:
     """Calls separated by commas: numbers as bids, any other word as given (``pass``,
-    ``plunge``); `t42 bid --auction` reads its calls with this too."""
+    ``plunge``); `t42 bid --auction` reads its calls with this too.
+
+    Args:
+        text: The option's text.
+        option: The option named in an error.
+
+    Raises:
+        PositionError: (``BID_OUT_OF_RANGE``) a number longer than any bid.
+
+    >>> parse_call_words("30,pass,31", "--auction")
+    [30, 'pass', 31]
+    """
     calls: list[int | str] = []
     for i, call in enumerate(text.split(",")):
         calls.append(_call_word(call.strip(), option, i))
@@ -111,7 +151,19 @@ def _call_word(call: str, option: str, i: int) -> int | str:
 
 
 def parse_contract(text: str, option: str = "--contract") -> dict[str, Any]:
-    """``DECLARER:DECLARATION:BID[:DOUBLES]`` as a JSON contract (checked with the deal)."""
+    """``DECLARER:DECLARATION:BID[:DOUBLES]`` as a JSON contract (checked with the deal).
+
+    Args:
+        text: The option's text (``W:fours:30``, ``S:sixes:plunge``).
+        option: The option named in an error.
+
+    Raises:
+        PositionError: Text not in the notation, an unknown seat, declaration,
+            bid or doubles.
+
+    >>> parse_contract("E:follow-me:42:low")
+    {'declarer': 'E', 'trump': 'follow-me', 'bid': 42, 'doubles': 'low'}
+    """
     from .auction import SPECIAL_CALLS, read_call_value
     parts = [p.strip() for p in text.split(":")]
     example = "DECLARER:DECLARATION:BID, e.g. W:fours:30"
@@ -157,7 +209,21 @@ def parse_auction(text: str, contract: Mapping[str, Any] | None, players: int,
 
     Each call may name its seat (``E:pass`` or ``E=pass``); a call without one is made by
     the seat after the previous call's. When no call names a seat, the winning call (the
-    last that is no pass) is the contract's declarer's."""
+    last that is no pass) is the contract's declarer's.
+
+    Args:
+        text: The option's text (``30,pass,31,pass`` or ``E:30,S:pass,...``).
+        contract: The JSON contract (its declarer places unnamed calls), or None.
+        players: 4, or 3 for three-player Moon.
+        option: The option named in an error.
+
+    Raises:
+        PositionError: An unknown seat or call, or calls whose seats cannot be
+            told.
+
+    >>> parse_auction("30,pass,31,pass", {"declarer": "W", "trump": "fours", "bid": 31}, 4)[0]
+    {'seat': 'E', 'bid': 30}
+    """
     from .auction import read_call_value
     seats = SEATS[:players]
     calls: list[tuple[str | None, int | str]] = []
@@ -207,7 +273,14 @@ def _option_of(field_path: str) -> str:
 
 
 def as_option_error(exc: PositionError) -> PositionError:
-    """A JSON field's error as the quick option's (``hands.N[3]`` -> ``--hand N[3]``)."""
+    """A JSON field's error as the quick option's (``hands.N[3]`` -> ``--hand N[3]``).
+
+    Args:
+        exc: The error naming a JSON field.
+
+    >>> str(as_option_error(PositionError("hands.N[3]", "unknown tile 7-7", "UNKNOWN_TILE")))
+    '--hand N[3]: unknown tile 7-7'
+    """
     reason = re.sub(r"\bhands\.([NESW])", r"--hand \1", exc.reason)
     return PositionError(_option_of(exc.field), reason, exc.code)
 
@@ -216,7 +289,23 @@ def as_option_error(exc: PositionError) -> PositionError:
 
 @dataclass
 class QuickInput:
-    """What the quick options gave (None: not given)."""
+    """What the quick options gave (None: not given).
+
+    Attributes:
+        hands: The ``--hand`` options (``SEAT=TILES``).
+        contract: ``--contract``: the notation, or a JSON contract.
+        plays: ``--plays``: the tiles played so far.
+        game: ``--game``: ``42`` or ``moon``.
+        players: ``--players``: 4, or 3 for three-player Moon.
+        widow: ``--widow``: the three-player Moon widow.
+        discard: ``--discard``: the tile the Moon declarer laid away.
+        seat: ``--seat``: whose view.
+        auction: ``--auction``: the calls.
+        diagram: The text of a position diagram.
+
+    >>> QuickInput(hands=["E=66,65,64,50,41,32,00"], contract="W:fours:30").given
+    True
+    """
 
     hands: Sequence[str] = ()
     contract: str | Mapping[str, Any] | None = None  # the notation, or JSON
@@ -231,6 +320,7 @@ class QuickInput:
 
     @property
     def given(self) -> bool:
+        """Whether any option that describes a position or a view was given."""
         return bool(self.hands) or any(v is not None for v in (
             self.contract, self.plays, self.widow, self.discard, self.auction, self.diagram))
 
@@ -251,7 +341,22 @@ def _tile_set(game: str, players: int) -> list[int]:
 
 def fill_hands(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
     """A position (or hand record) whose ``hands`` are missing or partial, completed from
-    its plays (`complete_deal`); one with every hand is returned as it is."""
+    its plays (`complete_deal`); one with every hand is returned as it is.
+
+    Args:
+        data: The JSON position or hand record.
+        where: Prefixed to the fields named in errors (a record's place in a file).
+
+    Raises:
+        PositionError: When the plays and the hands given leave the deal unknown
+            or contradict each other.
+
+    >>> import json
+    >>> d = json.load(open("examples/deal.json"))
+    >>> del d["hands"]["W"]                      # three hands tell the fourth
+    >>> fill_hands(d)["hands"]["W"]
+    ['5-5', '5-1', '4-3', '4-0', '3-3', '2-0', '1-1']
+    """
     hands = data.get("hands")
     if hands is None:
         hands = {}
@@ -283,7 +388,20 @@ def fill_hands(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
 
 def quick_position(q: QuickInput, need_contract: bool = True) -> dict[str, Any]:
     """The JSON position the quick options describe (checked; errors name the options).
-    Without ``need_contract``, hands alone are a deal (``{"hands": ...}``, for a table)."""
+    Without ``need_contract``, hands alone are a deal (``{"hands": ...}``, for a table).
+
+    Args:
+        q: The options given.
+        need_contract: False where four hands alone will do (a table).
+
+    Raises:
+        PositionError: Naming the option at fault (``--hand N[3]``, ``--contract``).
+
+    >>> q = QuickInput(hands=["N=63,62,60,54,53,52,22", "E=66,65,64,50,41,32,00",
+    ...                       "S=61,44,42,31,30,21,10"], contract="W:fours:30", plays="11")
+    >>> quick_position(q)["hands"]["W"]           # West's from the three others
+    ['5-5', '5-1', '4-3', '4-0', '3-3', '2-0', '1-1']
+    """
     if q.diagram is not None:
         positions = parse_diagrams(q.diagram, q.plays)
         if len(positions) != 1:
@@ -327,7 +445,20 @@ def view_of(position: Mapping[str, Any], seat: str | None,
             auction: list | None = None) -> dict[str, Any]:
     """The JSON view of ``seat`` (default: the seat to move) in a full position: its hand,
     the contract, the plays, the auction when given; the three-player Moon declarer's
-    widow and discard."""
+    widow and discard.
+
+    Args:
+        position: The JSON position.
+        seat: Whose view (``"E"``); None: the seat to move.
+        auction: The auction's calls (JSON objects), or None.
+
+    Raises:
+        PositionError: The hand is over and no seat named, or the seat has no hand.
+
+    >>> import json
+    >>> view_of(json.load(open("examples/deal.json")), "E")["hands"]
+    {'E': ['6-6', '6-5', '6-4', '5-0', '4-1', '3-2', '0-0']}
+    """
     p = Position(position)
     if seat is None:
         seat = p.to_move
@@ -355,7 +486,18 @@ def view_of(position: Mapping[str, Any], seat: str | None,
 def quick_view(q: QuickInput) -> dict[str, Any]:
     """The JSON view the quick options describe: ``--seat`` (default: the seat to move when
     every hand is given) sees ``--hand`` of its own; the other hands, when given, are left
-    out of the view."""
+    out of the view.
+
+    Args:
+        q: The options given.
+
+    Raises:
+        PositionError: Naming the option at fault.
+
+    >>> quick_view(QuickInput(hands=["E=66,65,64,50,41,32,00"], contract="W:fours:30",
+    ...                       plays="11,22"))["plays"]
+    ['1-1', '2-2']
+    """
     from .view import View
     try:
         game = parse_game(q.game or "42", "--game")
@@ -413,7 +555,13 @@ class Subject:
     ``position``: the full position (None for a view); ``view``: the view given as such;
     ``auction``: the calls that went with the position (a game record's hand, a hand
     record's ``meta.auction``); ``extras``: the record's ``id`` and ``meta`` as given, for
-    the answer; ``hand``: the index of a game record's hand."""
+    the answer; ``hand``: the index of a game record's hand.
+
+    >>> import json
+    >>> s = read_subject({**json.load(open("examples/view.json")), "id": "h1"})
+    >>> s.position, s.extras
+    (None, {'id': 'h1'})
+    """
 
     position: dict[str, Any] | None = None
     view: dict[str, Any] | None = None
@@ -456,7 +604,15 @@ class Subject:
 
 def is_game_record(data: object) -> bool:
     """A game record lists its hands; a position or hand record maps seats to tiles (and a
-    view names its seat)."""
+    view names its seat).
+
+    Args:
+        data: A JSON document, of any shape.
+
+    >>> import json
+    >>> is_game_record(json.load(open("examples/game.json")))
+    True
+    """
     return isinstance(data, Mapping) and isinstance(data.get("hands"), list) \
         and not any(key in data for key in ("seat", "contract", "plays"))
 
@@ -471,7 +627,20 @@ def _extras(data: Mapping[str, Any]) -> dict[str, Any]:
 def read_subject(data: Any) -> Subject:
     """A position, a view, a hand record (a position with ``id`` and ``meta``, whose
     hands may be left out when its plays are complete) or a game record (its last hand
-    that has a contract), as a `Subject`."""
+    that has a contract), as a `Subject`.
+
+    Args:
+        data: The JSON document as read (a value that is no object is passed on as
+            the position, for the command's reader to refuse).
+
+    Raises:
+        PositionError: A bad game record or ``meta``, or hands that cannot be
+            completed.
+
+    >>> import json
+    >>> read_subject(json.load(open("examples/game.json"))).hand   # its last hand bid
+    2
+    """
     if not isinstance(data, Mapping):
         return Subject(position=data)  # the command's own reader gives the error
     if is_game_record(data):
@@ -514,7 +683,11 @@ def _patterns() -> dict[str, re.Pattern]:
 
 
 def looks_like_diagram(text: str) -> bool:
-    """Whether ``text`` holds a position diagram as `t42 solve` prints it."""
+    """Whether ``text`` holds a position diagram as `t42 solve` prints it.
+
+    >>> looks_like_diagram("42: W bids 30, fours")
+    True
+    """
     header = _patterns()["header"]
     return any(header.match(line) for line in text.splitlines())
 
@@ -526,6 +699,20 @@ def parse_diagrams(text: str, plays: str | None = None) -> list[dict[str, Any]]:
     A diagram shows the tiles still held and the trick on the table, not the tricks
     already played: during trick 1 it reads back to its position exactly; later, the
     plays so far must be given (``plays``, quick notation) to tell what each seat held.
+
+    Args:
+        text: The text holding one or more diagrams.
+        plays: The plays so far (quick notation), for one diagram past trick 1.
+
+    Raises:
+        PositionError: No diagram, or one that does not read back to a position.
+
+    >>> import json
+    >>> from solver import Position
+    >>> from solver.show.diagram import render
+    >>> deal = json.load(open("examples/deal.json"))
+    >>> parse_diagrams(render(Position(deal)))[0]["hands"] == deal["hands"]
+    True
     """
     blocks: list[list[str]] = []
     header = _patterns()["header"]
