@@ -17,6 +17,18 @@ def optimal_line(engine, int value, first, maximizer, int seats, int played):
     is the lowest-numbered optimal one (``seats`` in play, ``played`` tiles of the
     hand played before the engine's position: leads are where that count is a
     multiple of ``seats``), so the line does not depend on what the table holds.
+
+    Args:
+        engine: The search core (`solver.search._core.Engine`) at the position.
+        value: The value the line keeps.
+        first: The line's first tile, or None.
+        maximizer: Per seat index, whether that seat plays to raise the value
+            (the others play to lower it).
+        seats: The seats in play.
+        played: The tiles of the hand played before the engine's position.
+
+    Returns:
+        The line's tiles (numbers), in order.
     """
     cdef list line = []
     cdef list legal
