@@ -25,9 +25,66 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
 
 from . import call_model as cm
-from .inference import LOG_WEIGHT_FLOOR
 
+#: Log-weights are kept within this distance of the largest (exp() stays finite).
+LOG_WEIGHT_FLOOR = -700.0
 cdef double FLOOR = LOG_WEIGHT_FLOOR
+
+
+cdef list _systematic(double* weights, Py_ssize_t size, int n, double u):
+    """Systematic resampling: ``n`` picks from ``weights`` (not all zero), ``u`` in [0, 1)
+    placing the first; [index, times picked] in index order."""
+    cdef Py_ssize_t i
+    cdef double total = 0.0, carry = 0.0, y, t, step, point, reached = 0.0
+    cdef int times, picked = 0
+    for i in range(size):
+        y = weights[i] - carry      # a compensated sum, as math.fsum
+        t = total + y
+        carry = (t - total) - y
+        total = t
+    step = total / n
+    point = u * step
+    counts = []
+    for i in range(size):
+        reached += weights[i]
+        times = 0
+        while picked < n and point < reached:
+            times += 1
+            picked += 1
+            point += step
+        if times:
+            counts.append([i, times])
+    if picked < n:      # the sum's last rounding: the last pick goes to the last deal
+        counts[len(counts) - 1][1] += n - picked
+    return counts
+
+
+def systematic_picks(weights, int n, double u) -> list:
+    """``n`` picks from ``weights`` (non-negative, not all zero) by systematic
+    resampling: one uniform ``u`` in [0, 1) places the first pick, the others follow at
+    equal steps of the total weight over ``n``.
+
+    Args:
+        weights: Each deal's weight.
+        n: How many picks.
+        u: A uniform number in [0, 1).
+
+    Returns:
+        [index, times picked] per deal picked at least once, in index order.
+
+    >>> systematic_picks([1.0, 0.0, 3.0], 4, 0.5)
+    [[0, 1], [2, 3]]
+    """
+    cdef Py_ssize_t i, size = len(weights)
+    cdef double* c_weights = <double*>malloc(max(1, size) * sizeof(double))
+    if not c_weights:
+        raise MemoryError()
+    try:
+        for i in range(size):
+            c_weights[i] = weights[i]
+        return _systematic(c_weights, size, n, u)
+    finally:
+        free(c_weights)
 
 cdef enum:
     MAX_PLACES = 4      # three other hands and a nello partner's, or two and a discard
@@ -573,36 +630,21 @@ cdef class DealPool:
         (`Resampler.pick`)."""
         cdef Py_ssize_t i
         cdef double* weights
-        cdef double lw, total = 0.0, carry = 0.0, y, t, step, point, reached = 0.0
-        cdef int times, picked = 0
+        cdef double lw
         if self.top == -INFINITY:
             self._reset()
             return None
         weights = <double*>malloc(max(1, self.size) * sizeof(double))
         if not weights:
             raise MemoryError()
-        for i in range(self.size):
-            lw = self.log_weights[i]
-            weights[i] = exp(max(lw - self.top, FLOOR)) if lw > -INFINITY else 0.0
-            y = weights[i] - carry      # a compensated sum, as math.fsum
-            t = total + y
-            carry = (t - total) - y
-            total = t
-        step = total / n
-        point = <double>(self._next() >> 11) * (1.0 / 9007199254740992.0) * step
-        counts = []
-        for i in range(self.size):
-            reached += weights[i]
-            times = 0
-            while picked < n and point < reached:
-                times += 1
-                picked += 1
-                point += step
-            if times:
-                counts.append([i, times])
-        free(weights)
-        if picked < n:      # the sum's last rounding: the last pick goes to the last deal
-            counts[len(counts) - 1][1] += n - picked
+        try:
+            for i in range(self.size):
+                lw = self.log_weights[i]
+                weights[i] = exp(max(lw - self.top, FLOOR)) if lw > -INFINITY else 0.0
+            counts = _systematic(weights, self.size, n,
+                                 <double>(self._next() >> 11) * (1.0 / 9007199254740992.0))
+        finally:
+            free(weights)
         out = [(self._places(i), times) for i, times in counts]
         self._reset()
         return out

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
 from ..game.auction import ONE_MARK, POINT_BIDS, SPECIAL_CALLS, read_call, read_call_value
 from ..game.errors import PositionError, quoted
 from ..game.position import SEATS
+from ._pool import LOG_WEIGHT_FLOOR, systematic_picks
 
 if TYPE_CHECKING:  # the models are imported when a mode needs them
     from ..game.view import View
@@ -52,8 +53,6 @@ MIN_DRAW_BUDGET = 2_000
 #: ... and it draws at least `min_pool` deals: this many per deal asked, and this many.
 POOL_PER_DEAL = 2
 MIN_POOL = 200
-#: Log-weights are kept within this distance of the largest (exp() stays finite).
-LOG_WEIGHT_FLOOR = -700.0
 
 
 @dataclass(frozen=True)
@@ -353,23 +352,8 @@ class Resampler:
         self._top, self._sum, self._squares = -math.inf, 0.0, 0.0
         if weights is None:
             return None
-        step = math.fsum(weights) / n
-        point = self.chance.random() * step
-        counts: list[list] = []
-        reached = 0.0
-        picked = 0
-        for deal, w in zip(pool, weights):
-            reached += w
-            times = 0
-            while picked < n and point < reached:
-                times += 1
-                picked += 1
-                point += step
-            if times:
-                counts.append([deal, times])
-        if picked < n:      # the sum's last rounding: the last pick goes to the last deal
-            counts[-1][1] += n - picked
-        return [(deal, times) for deal, times in counts]
+        return [(pool[i], times)
+                for i, times in systematic_picks(weights, n, self.chance.random())]
 
 
 # ------------------------------------------------------------------- the answer
