@@ -59,7 +59,8 @@ from ..game.rules import PIP_NAMES
 from ..search._core import Aborted, CancelToken, Engine
 from .calibration import CalibrationMap, bid_calibration
 from .dealer import Dealer
-from .deals import MAX_DEALS, check_deal_count, check_seconds, check_seed, token_stopped
+from .deals import (MAX_DEALS, ProgressCounter, check_deal_count, check_seconds, check_seed,
+                    token_stopped)
 from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, AuctionWeigher, InferenceLike,
                         InferenceReport, Resampler, calls_seen, effective_deals, min_pool,
                         read_inference)
@@ -665,7 +666,7 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
     drawn = 0             # deals drawn (with inference, into the pools)
     pool_effective = 0.0  # the pools' effective numbers of deals, summed over the rounds
     picked: list[int] = []  # how often each deal searched counts
-    searched = _SearchCounter(progress, len(evaluators) * target)
+    searched = ProgressCounter(progress, len(evaluators) * target)
     while len(dealt) < target:
         batch = min(ADAPTIVE_BATCH if adaptive else target, target - len(dealt))
         new, times, pool_drawn, pool_worth = _deal_batch(rng, setup, batch, token, pool)
@@ -720,28 +721,9 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
         calibration=calibration, inference=report)
 
 
-class _SearchCounter:
-    """Counts the searches of one advice across its rounds and reports each to
-    ``progress(done, planned)`` (None: counts nothing)."""
-
-    def __init__(self, progress: Callable[[int, int], None] | None, planned: int) -> None:
-        self.progress = progress
-        self.planned = planned
-        self.done = 0
-        self._lock = threading.Lock()
-
-    def tick(self) -> None:
-        if self.progress is None:
-            return
-        with self._lock:
-            self.done += 1
-            done = self.done
-        self.progress(done, self.planned)
-
-
 def _score_deals(evaluators: list[_Evaluator], deals: list[tuple[list[int], int | None]],
                  token: CancelToken | None, threads: int | None,
-                 searched: _SearchCounter | None = None) -> tuple[list[list[Any]], int]:
+                 searched: ProgressCounter | None = None) -> tuple[list[list[Any]], int]:
     """Every evaluator on every deal, on ``threads`` threads (default: one per core).
 
     The searches release the GIL. The work is one search per declaration and

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
-from typing import Any, Iterator, Mapping, Union
+from typing import Any, Callable, Iterator, Mapping, Union
 
 from ..game import tiles as T
 from ..game.errors import PositionError, quoted
@@ -311,3 +312,33 @@ def enumerate_deals(view: ViewLike,
         raise PositionError("view", f"{count} consistent deals, more than the enumeration "
                             f"limit {limit}", "TOO_MANY_DEALS")
     return list(iter_deals(v))
+
+
+class ProgressCounter:
+    """Counts the pieces of work of one long call (deals scored, searches), from any
+    thread, and reports each to ``progress(done, planned)``.
+
+    Args:
+        progress: The caller's callback; None counts nothing.
+        planned: The work the call means to do (a budget it may stop short of).
+
+    >>> seen = []
+    >>> counter = ProgressCounter(lambda done, planned: seen.append((done, planned)), 2)
+    >>> counter.tick(); counter.tick(); seen
+    [(1, 2), (2, 2)]
+    """
+
+    def __init__(self, progress: Callable[[int, int], None] | None, planned: int) -> None:
+        self.progress = progress
+        self.planned = planned
+        self.done = 0
+        self._lock = threading.Lock()
+
+    def tick(self) -> None:
+        """One piece done: counted, and reported (outside the lock)."""
+        if self.progress is None:
+            return
+        with self._lock:
+            self.done += 1
+            done = self.done
+        self.progress(done, self.planned)

@@ -44,8 +44,8 @@ from ..game.position import SEATS, Position
 from ..game.view import View
 from ..search._core import Aborted, CancelToken, Engine
 from ._pool import DealPool
-from .deals import (MAX_DEALS, MAX_ENUMERATION_LIMIT, DealBuilder, check_deal_count,
-                    check_seconds, check_seed, token_stopped)
+from .deals import (MAX_DEALS, MAX_ENUMERATION_LIMIT, DealBuilder, ProgressCounter,
+                    check_deal_count, check_seconds, check_seed, token_stopped)
 from .inference import (DRAWS_PER_DEAL, MIN_DRAW_BUDGET, Inference, InferenceLike,
                         InferenceReport, dealt_masks, effective_deals, min_pool, normalised,
                         read_inference, view_weigher)
@@ -115,9 +115,8 @@ class DealScorer:
         self._lock = threading.Lock()
         #: weighs each deal by its plays before scoring it (`score_weighted`), or None
         self.replay: Any = None
-        #: called with the number of deals scored so far after each one, or None
-        self.progress: Callable[[int], None] | None = None
-        self.scored = 0
+        #: counts each deal scored for a caller's progress callback, or None
+        self.progress: ProgressCounter | None = None
 
     def _engine(self) -> Engine:
         p = self.template
@@ -154,10 +153,7 @@ class DealScorer:
                     log_weights[i] = replay.log_weight(engine, deals[i])
                 out[i] = self._score_one(engine, deals[i])
                 if self.progress is not None:
-                    with self._lock:
-                        self.scored += 1
-                        done = self.scored
-                    self.progress(done)
+                    self.progress.tick()
         except Aborted:
             stop.set()          # the other threads stop at their next deal
             raise
@@ -949,7 +945,7 @@ def _planned(deals: int, max_deals: int | None, adaptive: bool) -> int:
 def _report_progress(scorer: DealScorer, progress: Callable[[int, int], None] | None,
                      planned: int) -> None:
     if progress is not None:
-        scorer.progress = lambda done: progress(done, planned)
+        scorer.progress = ProgressCounter(progress, planned)
 
 
 def _adapt(scorer: DealScorer, ranking: _Ranking, deals: int, max_deals: int | None,
