@@ -58,6 +58,7 @@ def games(args: argparse.Namespace) -> None:
             f.flush()
         run_game_calibration(records, advice_deals=args.advice_deals, seed=args.seed,
                              workers=args.workers, sink=sink, inference=args.inference,
+                             fixed_lead=args.fixed_lead,
                              progress=stderr_progress("calibration", "games"))
 
 
@@ -131,6 +132,8 @@ def main() -> None:
     g.add_argument("--out", default="bench/results/game_calibration.jsonl")
     g.add_argument("--inference", choices=("off", "auction"), default="off",
                    help="bid advice weighs its deals by the calls before the winning one")
+    g.add_argument("--fixed-lead", action="store_true",
+                   help="bid advice holds the declarer to one opening lead for every deal")
     g.set_defaults(fn=games)
     p = sub.add_parser("report")
     p.add_argument("--out", default="bench/results/calibration.jsonl")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from typing import Any
 
 import pytest
 
@@ -40,7 +41,7 @@ def with_auction(view: dict) -> dict:
     return {**view, "auction": calls}
 
 
-def timed(view: dict, deals: int, seed: int, inference: str) -> tuple[float, object]:
+def timed(view: dict, deals: int, seed: int, inference: str) -> tuple[float, Any]:
     start = time.process_time()
     h = hint(view, deals=deals, enumerate_limit=0, seed=seed, threads=1, inference=inference)
     return time.process_time() - start, h
@@ -48,15 +49,18 @@ def timed(view: dict, deals: int, seed: int, inference: str) -> tuple[float, obj
 
 def per_mode(views: list[dict], mode: str) -> dict:
     plain, same_deals, same_ess, ess_asked, searched, ess_drawn = [], [], [], [], [], []
+    nodes_plain, nodes_same_ess = [], []
     for i, view in enumerate(views):
-        t0, _ = timed(view, 100, i, "off")
+        t0, h0 = timed(view, 100, i, "off")
         t1, h = timed(view, 100, i, mode)
         report = h.inference
         # The plain hint's 100 deals are worth 100: ask for enough deals that the
         # inference hint's are worth as much (its effective deals scale with the asked).
         deals = min(100_000, math.ceil(100 * 100 / max(report.effective_deals, 1e-9)))
-        t2, _ = (t1, h) if deals <= 100 else timed(view, deals, i, mode)
+        t2, h2 = (t1, h) if deals <= 100 else timed(view, deals, i, mode)
         plain.append(t0)
+        nodes_plain.append(h0.nodes)
+        nodes_same_ess.append(h2.nodes)
         same_deals.append(t1 / t0)
         same_ess.append(t2 / t0)
         ess_asked.append(report.effective_deals)
@@ -68,7 +72,11 @@ def per_mode(views: list[dict], mode: str) -> dict:
             "ratio_same_effective_max": max(same_ess),
             "effective_per_100_asked": statistics.median(ess_asked),
             "searched_per_100_asked": statistics.median(searched),
-            "effective_per_100_drawn": statistics.median(ess_drawn)}
+            "effective_per_100_drawn": statistics.median(ess_drawn),
+            # Nodes do not depend on the machine's load: the work behind the times.
+            "plain_nodes": statistics.median(nodes_plain),
+            "nodes_same_effective": statistics.median(nodes_same_ess),
+            "nodes_ratio_same_effective": sum(nodes_same_ess) / max(1, sum(nodes_plain))}
 
 
 @pytest.mark.parametrize("mode", ["auction", "plays", "both"])
@@ -83,4 +91,6 @@ def test_inference_cost(benchmark, trick, mode):
           f"(slowest view x{stats['ratio_same_effective_max']:.2f}); per 100 deals asked "
           f"{stats['searched_per_100_asked']:.0f} searched, worth "
           f"{stats['effective_per_100_asked']:.1f}; effective deals per 100 drawn "
-          f"{stats['effective_per_100_drawn']:.1f}")
+          f"{stats['effective_per_100_drawn']:.1f}; nodes (median) {stats['plain_nodes']:,.0f} "
+          f"plain, {stats['nodes_same_effective']:,.0f} at the same effective deals (all views "
+          f"x{stats['nodes_ratio_same_effective']:.2f})")

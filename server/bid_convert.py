@@ -81,6 +81,7 @@ def request_to_kwargs(request: bid_pb.BidAdviceRequest) -> dict[str, Any]:
                                   enumerate(request.declarations)]
     kwargs["adaptive"] = request.adaptive
     kwargs["calibrated"] = request.calibrated
+    kwargs["fixed_lead"] = request.fixed_lead
     inference = inference_option(request.inference)
     if inference is not None:
         kwargs["inference"] = inference
@@ -136,7 +137,7 @@ def advice_to_proto(advice: BidAdvice) -> bid_pb.BidAdvice:
         hand=advice.hand, doubles=ENUM_OF_DOUBLES[advice.doubles], threshold=advice.threshold,
         deals=advice.deals, seed=advice.seed, adaptive=advice.adaptive,
         recommendation=recommendation, declarations=[_row(r) for r in advice.declarations],
-        seconds=advice.seconds, nodes=advice.nodes)
+        seconds=advice.seconds, nodes=advice.nodes, fixed_lead=advice.fixed_lead)
     if advice.highest_bid is not None:
         message.highest_bid = advice.highest_bid
     if advice.calibration is not None:

@@ -73,6 +73,7 @@ def advice_json(a: bid_pb.BidAdvice) -> dict:
             "made": d.made if d.HasField("made") else None,
             "bids": [chance_json(c) for c in d.bids]} for d in a.declarations],
         **({"calibration": calibration_json(a.calibration)} if a.HasField("calibration") else {}),
+        **({"fixed_lead": True} if a.fixed_lead else {}),
     }
 
 
@@ -129,6 +130,22 @@ def test_calibrated_advice_agrees_over_rpc_python_and_cli(stub):
             assert not r.HasField("p_make_calibrated")
     assert answer.recommendation.chance.p_make_calibrated >= 0.75
     assert answer.recommendation.chance.bid < plain.recommendation.chance.bid
+
+
+def test_fixed_lead_advice_agrees_over_rpc_and_python(stub):
+    fields = dict(deals=8, seed=4, auction=[],
+                  declarations=[bid_pb.BidDeclaration(declaration=DECLARATIONS["fours"])])
+    answer = stub.BidAdvice(request(fixed_lead=True, **fields), timeout=TIMEOUT).advice
+    plain = stub.BidAdvice(request(**fields), timeout=TIMEOUT).advice
+    api = advise(HAND, "W", deals=8, seed=4, declarations=["fours"], fixed_lead=True).to_json()
+    api.pop("seconds"), api.pop("nodes")
+    assert advice_json(answer) == api and answer.fixed_lead and not plain.fixed_lead
+    for fixed, dd in zip(answer.declarations[0].bids, plain.declarations[0].bids):
+        assert fixed.made <= dd.made
+    three = request(fixed_lead=True, game=pb.GAME_MOON, players=3, seat=pb.SEAT_NORTH,
+                    hand=["6-6", "6-4", "5-5", "4-4", "3-3", "1-1", "0-0"], auction=[],
+                    declarations=[])
+    assert_invalid(lambda: stub.BidAdvice(three, timeout=TIMEOUT), "fixed_lead", "INVALID_OPTION")
 
 
 def test_without_a_seed_the_answer_names_the_seed_that_repeats_it(stub):

@@ -48,6 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--calibrated", action="store_true", default=None,
                    help="map P(make) through the measured calibration (double dummy against "
                         "play with hidden hands) and recommend by the calibrated figure")
+    p.add_argument("--fixed-lead", action="store_true", default=None,
+                   help="hold the declarer to one opening lead for every deal, as one who "
+                        "sees only its own hand must lead (less optimistic than double dummy)")
     p.add_argument("--inference", choices=("off", "auction"),
                    help="keep each deal as likely as the other seats' calls in --auction "
                         "were with the hands it gives them (default off; 42 only)")
@@ -83,7 +86,7 @@ def option_values(args: argparse.Namespace) -> dict[str, Any]:
              "declarations": args.declarations.split(",") if args.declarations else None,
              "deals": args.deals, "seed": args.seed, "threshold": args.threshold,
              "adaptive": args.adaptive, "calibrated": args.calibrated,
-             "inference": args.inference}
+             "inference": args.inference, "fixed_lead": args.fixed_lead}
     return {k: v for k, v in given.items() if v is not None}
 
 
@@ -132,7 +135,8 @@ def format_advice(advice: BidAdvice) -> str:
                      f"E[{unit}] {rec.chance.marks * (2 * rec.chance.p_used - 1):+.2f}")
     bids = sorted({c.bid for d in advice.declarations for c in d.bids})
     kind = "calibrated P(make)" if cal is not None else "P(make)"
-    lines += ["", f"{kind} by bid, best first (declarer leads; plunge and splash: partner)",
+    leads = "declarer leads one tile on every deal" if advice.fixed_lead else "declarer leads"
+    lines += ["", f"{kind} by bid, best first ({leads}; plunge and splash: partner)",
               "  declaration   mean " + "".join(f"{_column(b, advice.game):>5}" for b in bids)]
     for row in advice.declarations:
         mean = f"{row.mean:6.1f}" if row.mean is not None else "     -"

@@ -244,6 +244,8 @@ class GameCalibrationRecord:
         seed: The advice's seed.
         made: Whether the contract made.
         inference: What the advice weighed its deals by (`solver.hidden.inference`).
+        fixed_lead: Whether the advice held the declarer to one opening lead for every
+            deal (`solver.hidden.bidding.advise`).
     """
 
     game: JSONValue           # the game record's id
@@ -258,11 +260,16 @@ class GameCalibrationRecord:
     made: bool
     #: what the advice weighed its deals by (`solver.hidden.inference`)
     inference: str = "off"
+    #: whether the advice held the declarer to one opening lead for every deal
+    fixed_lead: bool = False
 
     def to_json(self) -> dict:
         out = asdict(self)
+        # The records measured before these options read the same.
         if self.inference == "off":
-            del out["inference"]    # the records measured before inference read the same
+            del out["inference"]
+        if not self.fixed_lead:
+            del out["fixed_lead"]
         return out
 
     @classmethod
@@ -271,12 +278,13 @@ class GameCalibrationRecord:
 
 
 def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int = 100,
-                          seed: int = 0, inference: str = "off"
+                          seed: int = 0, inference: str = "off", fixed_lead: bool = False
                           ) -> GameCalibrationRecord | None:
     """The calibration pair of hand ``index`` of a 42 game record, or None for a hand
     that gives none (thrown in, a plunge or splash, not over). ``inference``
     (``auction``): the advice weighs its deals by the calls before the winning one.
-    ``advice_deals`` and ``seed`` are the advice's deals and seed."""
+    ``advice_deals`` and ``seed`` are the advice's deals and seed; ``fixed_lead`` holds
+    the declarer to one opening lead for every deal (`solver.hidden.bidding.advise`)."""
     hand = record.hands[index]
     c = hand.contract
     if record.rules.game != "42" or c is None or c.kind != "standard" or hand.made is None:
@@ -288,7 +296,8 @@ def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int =
     hand_seed = _hand_seed(seed, index)
     advice = advise(hand.deal[c.declarer], SEATS[c.declarer],
                     auction=before, deals=advice_deals, seed=hand_seed,
-                    declarations=[c.declaration.name], threads=1, inference=inference)
+                    declarations=[c.declaration.name], threads=1, inference=inference,
+                    fixed_lead=fixed_lead)
     chance = advice.declaration(c.declaration.name).chance(c.bid)
     if chance is None:
         return None
@@ -296,30 +305,31 @@ def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int =
         game=record.id, hand=index, declarer=SEATS[c.declarer],
         declaration=c.declaration.name, bid=c.bid, calls_before=before,
         predicted=float(chance.p_make), advice_deals=advice_deals, seed=hand_seed,
-        made=bool(hand.made), inference=inference)
+        made=bool(hand.made), inference=inference, fixed_lead=fixed_lead)
 
 
 def _game_hands_job(job: tuple) -> tuple[int, list[GameCalibrationRecord]]:
-    k, data, advice_deals, seed, inference = job
+    k, data, advice_deals, seed, inference, fixed_lead = job
     record = GameRecord(data)
     found = (game_calibration_hand(record, i, advice_deals=advice_deals, seed=seed,
-                                   inference=inference)
+                                   inference=inference, fixed_lead=fixed_lead)
              for i in range(len(record.hands)))
     return k, [rec for rec in found if rec is not None]
 
 
 def run_game_calibration(records: Sequence[Any], *, advice_deals: int = 100, seed: int = 0,
-                         workers: int = 1, inference: str = "off",
+                         workers: int = 1, inference: str = "off", fixed_lead: bool = False,
                          progress: Callable[[int, int], None] | None = None,
                          sink: Callable[[GameCalibrationRecord], None] | None = None
                          ) -> list[GameCalibrationRecord]:
     """The calibration pairs of every hand of the game records (dicts or JSON), a game
     per job over ``workers`` processes; by game (in the order given), then hand. Each
     hand's advice (``advice_deals`` deals) is seeded by ``seed`` and the hand's index,
-    so the pairs do not depend on ``workers``; ``inference`` as for
+    so the pairs do not depend on ``workers``; ``inference`` and ``fixed_lead`` as for
     `game_calibration_hand`; ``sink`` gets each game's pairs as they come,
     ``progress`` (done, total) after each game."""
-    jobs = [(k, data, advice_deals, seed, inference) for k, data in enumerate(records)]
+    jobs = [(k, data, advice_deals, seed, inference, fixed_lead)
+            for k, data in enumerate(records)]
     found: list[tuple[int, list[GameCalibrationRecord]]] = []
 
     def take(results: Iterator[tuple[int, list[GameCalibrationRecord]]]) -> None:
