@@ -79,6 +79,10 @@ def test_four_player_moon_and_refusals():
     with pytest.raises(PositionError) as err:
         advise(HAND, "N", deals=2, fixed_lead="yes")
     assert err.value.field == "fixed_lead"
+    # The shipped map corrects double-dummy figures, not these.
+    with pytest.raises(PositionError) as err:
+        advise(HAND, "N", deals=2, fixed_lead=True, calibrated=True)
+    assert (err.value.field, err.value.code) == ("fixed_lead", "INVALID_OPTION")
 
 
 def test_cli_flag_and_json_request_give_the_api_answer():

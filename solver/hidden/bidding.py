@@ -654,7 +654,8 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
             four-player Moon; plunge and splash, led by the partner, as without).
             Double dummy credits the declarer with the best lead on every deal;
             this takes that optimism out of trick 1, for about 2.7 times the
-            searching. The answer says so (``fixed_lead``).
+            searching. The answer says so (``fixed_lead``). Not with
+            ``calibrated``, whose map was measured on double-dummy figures.
 
     Returns:
         The `BidAdvice`.
@@ -688,6 +689,12 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
     if not isinstance(fixed_lead, bool):
         raise PositionError("fixed_lead", f"must be true or false, not {fixed_lead!r}",
                             "INVALID_TYPE")
+    if fixed_lead and calibrated:
+        # The map was measured on double-dummy predictions: applied to the lower
+        # fixed-lead figures it would take the same optimism out twice.
+        raise PositionError("fixed_lead", "the calibration was measured on double-dummy "
+                            "P(make), not with one lead for every deal: ask for one or the "
+                            "other", "INVALID_OPTION")
     if fixed_lead and setup.moon3:
         raise PositionError("fixed_lead", "three-player Moon's declarer leads after its "
                             "discard, which differs from deal to deal: not offered there",
