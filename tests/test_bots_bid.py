@@ -309,3 +309,40 @@ def test_next_action_of_a_record_is_the_bots():
     position = Position({"hands": hand["hands"], "contract": hand["contract"],
                          "plays": hand["plays"]})
     assert position.is_complete
+
+
+@pytest.mark.parametrize("game,players,rules", GAMES)
+def test_fixed_lead_advice_calls_are_legal(game, players, rules):
+    bot = make_bot("advice", seed=3, advice_deals=12, hint_deals=6, fixed_lead=True,
+                   calibrated=False, threshold=0.9)
+    assert bot.fixed_lead
+    named = make_bot("advice-lead", seed=3)
+    assert (named.name, named.fixed_lead, named.calibrated, named.threshold) == \
+        ("advice-lead", True, False, 0.90)
+    for seed in range(2):
+        run_auction(bot, game, players, rules, seed)
+
+
+def test_fixed_lead_bot_calls_by_the_fixed_lead_figures():
+    """The bot asks its advice with one opening lead for every deal: on a seeded opening
+    call it bids the highest bid whose fixed-lead P(make) reaches its threshold."""
+    from solver.play import calling
+    rules = read_rules(None, "42", 4)
+    deal = Dealer("42", 4).deal(random.Random(5))
+    view = call_view(rules, 1, deal.hand_ids[1], 0, (), {"NS": 0, "EW": 0})
+    bot = make_bot("advice", seed=2, advice_deals=40, fixed_lead=True, calibrated=False,
+                   threshold=0.6)
+    seed = random.Random(2 * 2 + 1).randrange(2 ** 31)     # the bot's first call seed
+    options = calling.declaration_options(view, None)
+
+    def ask(highest, declarations):
+        return calling.advice_for(view, highest, declarations, deals=40, seed=seed,
+                                  threshold=0.6, calibrated=False, threads=1,
+                                  fixed_lead=True)
+    advice = ask(None, options)
+    assert advice.fixed_lead
+    assert bot.call(view) == calling.advice_call(view, ask, 0.6)
+    # The advice the bot kept for its declaration is the fixed-lead one.
+    assert [a.fixed_lead for a in bot._advice.values()] == [True]
+    with pytest.raises(ValueError):
+        make_bot("advice", fixed_lead=True)     # calibrated by default: refused

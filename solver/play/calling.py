@@ -155,10 +155,12 @@ def declaration_options(view: CallView, highest: int | None, prune: bool = True
 
 def advice_for(view: CallView, highest: int | None, options: Sequence[str], *, deals: int,
                seed: int, threshold: float, calibrated: bool, threads: int | None,
-               adaptive: bool = True, token: Any = None, inference: str = "off") -> Any:
+               adaptive: bool = True, token: Any = None, inference: str = "off",
+               fixed_lead: bool = False) -> Any:
     """`advise` on the seat's seven tiles (Moon: no calibration; bids under 4 count as none).
     ``inference`` ``auction`` (or ``both``) hands the advice the calls so far to weigh its
-    deals by (42 only: Moon's auctions have no call model)."""
+    deals by (42 only: Moon's auctions have no call model); ``fixed_lead`` holds the
+    declarer to one opening lead for every deal (not in three-player Moon)."""
     rules = view.rules
     if rules.game == "moon" and highest is not None and highest < _ADVICE_MOON_LOW:
         highest = None
@@ -171,7 +173,8 @@ def advice_for(view: CallView, highest: int | None, options: Sequence[str], *, d
                   threshold=threshold, declarations=list(options),
                   calibrated=calibrated and rules.game == "42", threads=threads,
                   adaptive=adaptive, token=token,
-                  inference="auction" if reads_calls else "off")
+                  inference="auction" if reads_calls else "off",
+                  fixed_lead=fixed_lead and rules.players == 4)
 
 
 def _rank_key(row: Any, chance: Any, order: Sequence[str]) -> tuple:

@@ -58,7 +58,8 @@ class GameArenaRun:
 
     Attributes:
         a: The first bot's name (``random``, ``rule``, ``advice``, ``cheat``,
-            ``advice-auction``, ``advice-plays``, ``advice-both``, ``hint``).
+            ``advice-auction``, ``advice-plays``, ``advice-both``, ``advice-lead``,
+            ``hint``).
         b: The second bot's name.
         seed: The run's seed; each game's deals and bots are seeded from it and
             the game's index.
