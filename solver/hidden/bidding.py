@@ -400,9 +400,7 @@ class _Evaluator:
         self.declaration = declaration
         # One opening lead for every deal: the declarer leads from its hand alone. Plunge
         # and splash are led by the partner, whose trump differs from deal to deal.
-        self.leads: tuple[int, ...] | None = None
-        if fixed_lead and declaration not in KIND_DECLARATIONS:
-            self.leads = tuple(setup.hand)
+        self.per_lead = fixed_lead and declaration not in KIND_DECLARATIONS
         self.exact = declaration in POINT_DECLARATIONS
         kind = declaration if declaration in KIND_DECLARATIONS else "standard"
         self.trumps = POINT_DECLARATIONS if kind != "standard" else (declaration,)
@@ -435,7 +433,7 @@ class _Evaluator:
         return result, engine.nodes - before
 
     def _ask(self, engine: Engine) -> Any:
-        if self.leads is not None:
+        if self.per_lead:
             return self._ask_per_lead(engine)
         if self.exact:
             return engine.exact()
@@ -443,17 +441,17 @@ class _Evaluator:
             return not engine.at_least(1)
         return engine.at_least(ONE_MARK)  # sevens, plunge, splash: every trick
 
-    def _ask_per_lead(self, engine: Engine) -> tuple:
-        """`_ask` after each opening lead, one per tile of the hand in order, None where
-        the lead is not legal (sevens); which leads are legal depends on the declarer's
-        hand alone, so it is the same on every deal."""
+    def _ask_per_lead(self, engine: Engine) -> dict[int, int | bool]:
+        """`_ask` after each legal opening lead, by tile, in the order of the hand; which
+        leads are legal (all seven but in sevens) depends on the declarer's hand alone, so
+        every deal has the same keys."""
         if self.exact:
             after = dict(engine.score_moves())
         elif self.declaration == "nello":
             after = {t: not took for t, took in engine.at_least_moves(1)}
         else:
             after = dict(engine.at_least_moves(ONE_MARK))
-        return tuple(after.get(t) for t in self.leads)
+        return {t: after[t] for t in self.setup.hand if t in after}
 
     def _moon3(self, hands: Sequence[int], widow: int | None, engine: Engine
                ) -> tuple[tuple[int, ...], int]:
@@ -857,12 +855,11 @@ def _summarise(setup: BidRequest, dealt: list[tuple[list[int], int | None]],
             discards[d] = choice
             column = [values[choice[widow]] for (_, widow), values in zip(dealt, column)]
         bids = bids_on_offer(d, setup.game, setup.highest)
-        # With one opening lead for every deal a value is a tuple, one per lead: each bid
-        # counts the deals of the lead that makes it most often, the distribution is the
-        # lead with the best mean.
-        per_lead = not setup.moon3 and bool(column) and isinstance(column[0], tuple)
-        leads = [[v[k] for v in column] for k in range(len(column[0]))
-                 if column[0][k] is not None] if per_lead else [column]
+        # With one opening lead for every deal a value is a dict, a value per lead: each
+        # bid counts the deals of the lead that makes it most often, the distribution is
+        # the lead with the best mean.
+        per_lead = bool(column) and isinstance(column[0], dict)
+        leads = [[v[t] for v in column] for t in column[0]] if per_lead else [column]
         if d in POINT_DECLARATIONS:
             top = 7 if setup.game == "moon" else 42
             tallies = [Counter(values) for values in leads]
@@ -979,9 +976,9 @@ def _advised_deals(setup: BidRequest, dealt: list[tuple[list[int], int | None]],
         leads: dict[str, dict[str, int | bool]] = {}
         for d in setup.declarations:
             value = scores[d][i]
-            if isinstance(value, tuple) and not setup.moon3:
-                # One value per opening lead: the double-dummy value is the declarer's best.
-                after = {T.name_of(t): v for t, v in zip(setup.hand, value) if v is not None}
+            if isinstance(value, dict):
+                # A value per opening lead: the double-dummy value is the declarer's best.
+                after = {T.name_of(t): v for t, v in value.items()}
                 leads[d] = after
                 value = max(after.values())
             elif setup.moon3:
