@@ -8,6 +8,7 @@ Whether a bot wins is the benchmark's business (bench/).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from solver.game.game_record import read_game
 from solver.hidden.stats import wilson_interval
 from solver.play.bots import make_bot
 from solver.play.game_arena import (GameArenaRun, complete_games, contract_kind,
-                                    run_game_arena, summarize_games)
+                                    format_game_stats, run_game_arena, summarize_games)
 from solver.play.game_play import play_game
 
 TIMEOUT = 300
@@ -103,6 +104,23 @@ def test_statistics_are_those_of_the_records(rule_vs_random):
     assert s.deals_paired == sum(min(len(read_game(t0).hands), len(read_game(t1).hands))
                                  for t0, t1 in complete_games(rule_vs_random).values())
     assert s.difference.mean > 0 and s.z > 2     # rule beats random by far
+
+
+@pytest.mark.parametrize("names", [("rule", "random"), ("advice-auction", "advice-lead")])
+def test_the_statistics_table_aligns_for_any_bot_names(rule_vs_random, names):
+    s = summarize_games(rule_vs_random, "rule", "random")
+    s = dataclasses.replace(s, bots={k: dataclasses.replace(b, name=n)
+                                     for (k, b), n in zip(s.bots.items(), names)})
+    text = format_game_stats(s)
+    table = text.split("\n\n")[-1].splitlines()
+    header, rows = table[0], table[1:]
+    assert len(rows) >= 4 and all(len(line) <= 100 for line in table)
+    # Every row's kind starts, and its count of contracts declared ends, under the header's.
+    kind_at, declared_end = header.index("kind"), header.index("declared") + len("declared")
+    for row in rows:
+        name = next(n for n in names if row.startswith("  " + n + " "))
+        assert row[2 + len(name):kind_at].strip() == "" and row[kind_at] != " "
+        assert row[declared_end - 1].isdigit() and row[declared_end] == " "
 
 
 def test_a_bot_against_itself_splits_every_game_evenly():

@@ -124,6 +124,30 @@ def test_at_least_moves_agrees_with_score_moves():
             assert {t: r for t, r in reached} == {t: v >= target for t, v in values.items()}
 
 
+def test_score_moves_with_a_known_move_searches_only_the_others():
+    """The play model's judging passes the value after the move played, which it knows:
+    that move is listed with the value given (not searched), the others exactly."""
+    rng = random.Random(8)
+    dealer = Dealer("42", 4)
+    checked = 0
+    for k in range(8):
+        p = dealer.deal(rng).position({"declarer": "NESW"[k % 4], "trump": "fives",
+                                       "bid": 31})
+        for _ in range(rng.randrange(0, 14)):
+            p = p.with_plays(list(p.plays) + [rng.choice(p.legal_tiles())])
+        engine = Engine(p.rules, p.active_seats, p.maximizer, p.scorer, 14)
+        engine.set_state(list(p.remaining), p.leader, list(p.trick), p.points, p.available,
+                         p.tricks_left)
+        values = dict(engine.score_moves())
+        for known in values:
+            for given in (values[known], 99):
+                engine.clear()
+                got = dict(engine.score_moves(known, given))
+                assert got == {**values, known: given}
+                checked += 1
+    assert checked >= 16
+
+
 def test_options_and_cancel():
     view = _view(*VIEWS[0])
     with pytest.raises(PositionError):

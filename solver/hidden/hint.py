@@ -131,6 +131,12 @@ class DealScorer:
             row[self._column[tile]] = value
         return tuple(row)
 
+    def _position_value(self, row: tuple[int, ...]) -> int | None:
+        """The value of the template's position on a deal, from its scored row (a
+        scorer whose rows are not every move's exact value returns None)."""
+        p = self.template
+        return max(row) if p.maximizer[p.to_move_index] else min(row)
+
     def _worker(self, deals: Sequence[Masks], out: list, counter,
                 token: CancelToken | None, stop: threading.Event,
                 log_weights: list | None = None) -> None:
@@ -148,10 +154,12 @@ class DealScorer:
                 if i >= len(deals):
                     break
                 engine.clear()
+                out[i] = row = self._score_one(engine, deals[i])
                 if log_weights is not None:
-                    # The plays first: the scoring below reuses the table they filled.
-                    log_weights[i] = replay.log_weight(engine, deals[i])
-                out[i] = self._score_one(engine, deals[i])
+                    # The scoring first: its value of the position saves the judging a
+                    # search, and its table serves the judging's searches.
+                    log_weights[i] = replay.log_weight(engine, deals[i],
+                                                       self._position_value(row))
                 if self.progress is not None:
                     self.progress.tick()
         except Aborted:

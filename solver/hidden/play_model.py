@@ -11,14 +11,15 @@ plays well but not perfectly: the best move is the likeliest, a move that costs 
 is much less likely, one that costs nothing is as likely as the best.
 
 `PlayReplay` weighs one deal of a view: it loads the deal as dealt into an engine,
-plays the view's plays in order, and at every play of another seat since the viewer's
-own last play (at most one round of plays), where that seat had a choice, scores its
-legal moves (`Engine.score_moves`). Earlier plays are not judged: a search from an
-earlier point of the hand is much larger, and the whole history would cost 35 to 110
-times the hint itself at tricks 3 to 5. The engine keeps
+plays the view's plays, and at every play of another seat since the viewer's own last
+play (at most one round of plays), where that seat had a choice, scores its legal
+moves (`Engine.score_moves`), from the latest play back, so that the move played, whose
+value is that of the position after it, is never searched again. Earlier plays are not
+judged: a search from an earlier point of the hand is much larger, and the whole history
+would cost 35 to 110 times the hint itself at tricks 3 to 5. The engine keeps
 its transposition table across the plays of one deal (every tile keeps its owner, so
-a state means the same thing all along), and the scorer that follows on the same deal
-reuses it too.
+a state means the same thing all along): the judging reuses the table of the scorer's
+search of the view's position, which comes first.
 """
 
 from __future__ import annotations
@@ -99,22 +100,36 @@ class PlayReplay:
         self.judged = tuple(i > last and s != view.seat for i, s in enumerate(self.seats))
         self.any_judged = any(self.judged)
 
-    def log_weight(self, engine: Engine, held: tuple[int, int, int, int]) -> float:
+    def log_weight(self, engine: Engine, held: tuple[int, int, int, int],
+                   value_now: int | None) -> float:
         """log P(the other seats' plays | this deal); ``held`` are the tiles each seat
-        still holds (the scorer's masks). The engine is left at the view's position."""
+        still holds (the scorer's masks) and ``value_now`` the double-dummy value of the
+        view's position on this deal (the scorer's best move's), or None if unknown. The
+        engine is left at the start of the window.
+
+        The plays are judged from the latest back: the value after each judged play is
+        the value of the position it led to, known already (``value_now``, then the
+        best of the moves judged after it), so only the other moves are searched."""
         if not self.any_judged:
             return 0.0
         dealt = [held[s] | self.played_by[s] for s in range(4)]
         engine.set_state(dealt, self.leader, (), 0, self.available, 7)
-        total = 0.0
-        for tile, seat, judged in zip(self.plays, self.seats, self.judged):
-            # The plays before the window are replayed only (no search).
-            if judged:
-                values = engine.score_moves()
-                if len(values) > 1:
-                    total += self.model.log_probability(values, tile, bool(self.maximizer[seat]),
-                                                        self.unit)
+        for tile in self.plays:
             engine.play(tile)
+        total = 0.0
+        value = value_now
+        # The judged plays are the last ones of the view (those after the viewer's own).
+        for i in range(len(self.plays) - 1, -1, -1):
+            if not self.judged[i]:
+                break
+            engine.undo()
+            maximizing = bool(self.maximizer[self.seats[i]])
+            values = (engine.score_moves() if value is None
+                      else engine.score_moves(self.plays[i], value))
+            if len(values) > 1:
+                total += self.model.log_probability(values, self.plays[i], maximizing,
+                                                    self.unit)
+                value = (max if maximizing else min)(v for _, v in values)
         return total
 
 

@@ -48,6 +48,9 @@ class _MadeScorer(DealScorer):
             row[self._column[tile]] = int(reached == self.at_least)
         return tuple(row)
 
+    def _position_value(self, row: tuple[int, ...]) -> None:
+        return None                 # a row of makes, not of values
+
 
 class _ValueScorer(DealScorer):
     """Per deal, the exact value after each move of ``columns`` (in that order)."""
@@ -70,6 +73,9 @@ class _ValueScorer(DealScorer):
                 engine.undo()
             row.append(guess)
         return tuple(row)
+
+    def _position_value(self, row: tuple[int, ...]) -> None:
+        return None                 # the values of some moves only
 
 
 @dataclass(frozen=True)

@@ -484,14 +484,17 @@ def format_game_stats(s: GameArenaStats) -> str:
              f"{s.unit.capitalize()} per hand: {s.a} {a.per_hand:.3f}, {s.b} {b.per_hand:.3f}",
              f"Paired by deal ({s.deals_paired} deals at both tables), {s.a} - {s.b}: "
              f"{_signed(d.mean)} {s.unit} per hand, 95% CI {_signed(d.low)} .. "
-             f"{_signed(d.high)} (se {_plain(d.se)}, {_signed(s.z, 1)} standard errors)", "",
-             f"  {'bot':8} {'kind':15} {'declared':>8} {'make rate':>9} {'95%':>13}"
-             f"  {'defended':>8} {'set rate':>8} {'95%':>13}"]
+             f"{_signed(d.high)} (se {_plain(d.se)}, {_signed(s.z, 1)} standard errors)", ""]
+    # The bot column is as wide as the longer name (at least 8), so the columns align.
+    w = max(8, len(a.name), len(b.name))
+    lines.append(f"  {'bot':{w}} {'kind':15} {'declared':>8} {'make rate':>9} {'95%':>13}"
+                 f"  {'defended':>8} {'set rate':>8} {'95%':>13}")
     for bot in (a, b):
-        lines.append(f"  {bot.name:8} {'(all)':15} {bot.declared:8}  declared "
+        lines.append(f"  {bot.name:{w}} {'(all)':15} {bot.declared:8}  declared "
                      f"{_plain(bot.declared_share)} of the contracts")
         for kind, k in bot.by_kind.items():
-            lines.append(f"  {bot.name:8} {kind:15} {k.declared:8} {_rate(k.make_rate, k.make_rate_ci)}"
+            lines.append(f"  {bot.name:{w}} {kind:15} {k.declared:8} "
+                         f"{_rate(k.make_rate, k.make_rate_ci)}"
                          f"  {k.defended:8} {_rate(k.set_rate, k.set_rate_ci)}")
     return "\n".join(lines)
 

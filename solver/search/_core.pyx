@@ -1096,21 +1096,27 @@ cdef int exact_value(Search* e, int guess, int lower, int upper, int step_after)
     return lower
 
 
-cdef int score_children(Search* e, int* tiles, int* values) noexcept nogil:
+cdef int score_children(Search* e, int* tiles, int* values, int known_tile,
+                        int known_value) noexcept nogil:
     """Exact value after each legal move of the current state; returns the move count.
 
     The most promising move first; each later move's first guess is the
     best value found so far (the position's value, when it is an optimal
     move, settles in one probe). Searching the position itself first to
-    bound the children costs more than it saves.
+    bound the children costs more than it saves. A ``known_tile`` >= 0 is a
+    move whose value the caller already has (``known_value``): it is not
+    searched, and its value is the first guess of the others.
     """
     cdef State saved = e.st
     cdef State* s = &e.st
     cdef int n, i, best, lower, upper
     cdef int is_max = e.T.maximizer[s.to_move]
-    best = -1
+    best = known_value if known_tile >= 0 else -1
     n = order_moves(e, legal_now(e), tt_move(e), tiles)
     for i in range(n):
+        if tiles[i] == known_tile:
+            values[i] = known_value
+            continue
         play(e, tiles[i])
         lower = s.sofar
         upper = s.sofar + s.avail
@@ -1648,8 +1654,11 @@ cdef class Engine:
         self._check()
         return [(tiles[i], reached[i] != 0) for i in range(n)]
 
-    def score_moves(self):
-        """Exact value after each legal move: a list of (tile, value), in move order."""
+    def score_moves(self, int known_tile=-1, int known_value=-1):
+        """Exact value after each legal move: a list of (tile, value), in move order.
+
+        ``known_tile``, when given, is a legal move whose value after it the caller
+        already knows (``known_value``): it is listed with that value, not searched."""
         cdef int tiles[8]
         cdef int values[8]
         cdef int n
@@ -1657,6 +1666,6 @@ cdef class Engine:
             return []
         self._start()
         with nogil:
-            n = score_children(&self.e, tiles, values)
+            n = score_children(&self.e, tiles, values, known_tile, known_value)
         self._check()
         return [(tiles[i], values[i]) for i in range(n)]
