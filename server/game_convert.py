@@ -243,8 +243,10 @@ def summary_from_proto(response: service_pb.CheckGameResponse) -> dict[str, Any]
 # ------------------------------------------------------------------- NextAction
 
 #: The bots NextAction asks (``hint`` is ``advice`` under its play-only name; the
-#: ``advice-...`` bots are ``advice`` with inference).
-NEXT_ACTION_BOTS = ("random", "rule", "advice", "hint", "cheat") + INFERENCE_BOT_NAMES
+#: ``advice-...`` bots are ``advice`` with inference, and ``advice-lead`` ``advice``
+#: bidding with one opening lead for every deal).
+NEXT_ACTION_BOTS = ("random", "rule", "advice", "hint", "cheat") + INFERENCE_BOT_NAMES + \
+    ("advice-lead",)
 #: The bounds of ``advice_deals`` and ``hint_deals``; 100 when not given.
 MAX_BOT_DEALS = 100_000
 DEFAULT_BOT_DEALS = 100

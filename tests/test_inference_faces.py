@@ -294,10 +294,12 @@ def _cut(calls: int, plays: int = 0) -> dict:
     return data
 
 
-# A play after 17 plays (the others' plays weighed), and N's call after three others'.
+# A play after 17 plays (the others' plays weighed), and N's call after three others'
+# (advice-lead: bid advice with one opening lead for every deal).
 @pytest.mark.parametrize("name,data,action", [
     *[(name, _cut(4, 17), "play") for name in INFERENCE_BOT_NAMES],
-    ("advice-auction", _cut(3), "call")], ids=[*INFERENCE_BOT_NAMES, "advice-auction-call"])
+    ("advice-auction", _cut(3), "call"), ("advice-lead", _cut(3), "call")],
+    ids=[*INFERENCE_BOT_NAMES, "advice-auction-call", "advice-lead-call"])
 def test_next_action_asks_the_inference_bots(http_server, http_stub, name, data, action):
     game = read_game(data)
     seat = game.next_action()["seat"]

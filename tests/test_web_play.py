@@ -141,10 +141,13 @@ def shot(t: Table, artifacts: Path, name: str, phone: bool) -> None:
                       full_page=True)
 
 
-def check_advice(t: Table) -> None:
+def check_advice(t: Table, fixed_lead: bool = False) -> None:
     """The bid advice shown is `advise` for the person's tiles, the calls so far, the
-    same deals and seed."""
+    same deals and seed (with ``fixed_lead``, asked with the box for one opening lead
+    ticked)."""
     page = t.page
+    if fixed_lead:
+        page.check("#advice-fixed-lead")
     page.click("#advice-button")
     page.wait_for_selector("body[data-advice='shown']")
     st = page.evaluate("T42Play.state()")
@@ -154,7 +157,8 @@ def check_advice(t: Table) -> None:
     auction = [{"seat": c["seat"], "bid": 168 if c["bid"] == "plunge" else
                 84 if c["bid"] == "splash" else c["bid"]} for c in hand["auction"]]
     a = advise(st["live"]["mine"], me, auction=auction or None, deals=options["deals"],
-               seed=options["seed"])
+               seed=options["seed"], fixed_lead=fixed_lead)
+    assert ("one opening lead" in page.inner_text("#advice-note")) == fixed_lead
     rec = a.recommendation
     shown = page.inner_text("#advice-recommendation")
     if rec.bid is None or rec.declaration is None:
@@ -485,6 +489,26 @@ def test_a_loaded_game_in_progress_goes_on(table, web_server):
     assert page.evaluate("T42Play.state().live.mine") == deal[0]["hand"]
 
 
+def test_advice_lead_bots_and_advice_with_one_opening_lead(table, web_server):
+    """The advice-lead bots call through NextAction, and the person's bid advice with
+    one opening lead for every deal is `advise(..., fixed_lead=True)`'s."""
+    t = table(DESKTOP)
+    t.open()
+    page = t.page
+    page.evaluate("T42Play.botOptions = {adviceDeals: 16, hintDeals: 16}")
+    start(t, seed=19, bot="advice-lead")
+    advised = False
+    while (state := settle(page)) == "call" or not advised:
+        assert state != "error", page.inner_text("#error")
+        if state == "call" and not advised:
+            check_advice(t, fixed_lead=True)
+            advised = True
+        act(t, state, False, 2)
+    asked = [r for m, r, _ in t.answers if m == "NextAction"]
+    assert asked and all(r["bot"] == "advice-lead" for r in asked)
+    assert any("call" in a for m, _, a in t.answers if m == "NextAction")
+
+
 def test_moon_three_players_is_played_to_the_end(table, web_server, artifacts):
     """Three-player Moon: the widow and the discard; a bot's discard stays hidden."""
     t = table(DESKTOP)
@@ -495,6 +519,9 @@ def test_moon_three_players_is_played_to_the_end(table, web_server, artifacts):
     while True:
         state = settle(page)
         assert state != "error", page.inner_text("#error")
+        if state == "call":
+            # No advice with one opening lead: the declarer leads after its discard.
+            assert page.is_hidden("#fixed-lead-label")
         if state in ("call", "declare", "discard", "play"):
             act(t, state, False, hand_no)
             continue

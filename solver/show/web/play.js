@@ -404,6 +404,7 @@
     const check = state.check;
     const legal = check?.legal || {};
     $("call-panel").hidden = state.phase !== "call";
+    $("fixed-lead-label").hidden = players() !== 4;
     $("declare-panel").hidden = state.phase !== "declare" && state.phase !== "discard";
     $("play-panel").hidden = state.phase !== "play";
     if (state.phase !== "play") $("hint").hidden = true;
@@ -950,8 +951,12 @@
     box.innerHTML = "<p>Dealing the other hands\u2026</p>";
     document.body.dataset.advice = "pending";
     try {
+      // One opening lead for every deal: four players only (a three-player Moon
+      // declarer lays a tile away first, which the lead cannot be fixed before).
+      const fixedLead = $("advice-fixed-lead").checked && players() === 4;
       const request = { hand: state.live.mine, seat: SEAT_ENUM[state.settings.seat],
-        auction: hand.auction.map(auctionCall), ...adviceGame(), ...T42Play.adviceOptions };
+        auction: hand.auction.map(auctionCall), ...adviceGame(), ...T42Play.adviceOptions,
+        ...(fixedLead ? { fixedLead: true } : {}) };
       const answer = await rpc("BidAdvice", request);
       if (state.phase !== "call" || hand !== lastHand()) return;
       const advice = answer.advice || {};
@@ -967,7 +972,7 @@
           bids.map((b) => `<td data-bid="${b}">${byBid[b] ? percent(byBid[b].pMakeCalibrated ?? byBid[b].pMake) : ""}</td>`).join("") + "</tr>";
       }).join("");
       box.innerHTML = `<h2>Bid advice</h2><p id="advice-recommendation"><b>${esc(recommendationWords(advice))}</b></p>` +
-        `<p class="note" id="advice-note" data-deals="${advice.deals ?? 0}">P(make) per declaration at the bids on offer, over ${advice.deals ?? 0} random deals of the other tiles (seed ${advice.seed ?? 0}).</p>` +
+        `<p class="note" id="advice-note" data-deals="${advice.deals ?? 0}">P(make) per declaration at the bids on offer, over ${advice.deals ?? 0} random deals of the other tiles (seed ${advice.seed ?? 0})${advice.fixedLead ? ", the declarer holding one opening lead for every deal" : ""}.</p>` +
         `<div class="scroll" tabindex="0" role="region" aria-label="P(make) per declaration and bid"><table id="advice-table"><thead><tr><th scope="col">trump</th><th scope="col">mean</th>${bids.map((b) => `<th scope="col">${b}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></div>`;
       document.body.dataset.advice = "shown";
     } catch (err) {
