@@ -28,7 +28,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from solver.hidden.calibration import calibration_table  # noqa: E402
+from solver.hidden.calibration import calibration_map_of, calibration_table  # noqa: E402
 from solver.play.arena import stderr_progress  # noqa: E402
 from solver.play.calibration_run import (MODES, CalibrationRecord,  # noqa: E402
                                          GameCalibrationRecord, calibration_markdown,
@@ -69,10 +69,13 @@ def load(path: str, in_games: bool = False) -> list:
 
 
 def package_table(records: list, table: list, args: argparse.Namespace) -> dict:
-    """The shipped table (solver/hidden/data/bid_calibration.json) with its provenance."""
+    """The shipped table (solver/hidden/data/bid_calibration.json, or with fixed-lead
+    pairs bid_calibration_fixed_lead.json) with its provenance."""
     first = records[0]
-    return {
-        "what": "double-dummy P(make) of bid advice at the auction's winning bid, against "
+    fixed = getattr(first, "fixed_lead", False)
+    kind = "P(make) with one opening lead for every deal" if fixed else "double-dummy P(make)"
+    out = {
+        "what": f"{kind} of bid advice at the auction's winning bid, against "
                 "the contract's result in games of the game arena with advice bots on all "
                 "four seats (42, default rules)",
         "measured": time.strftime("%Y-%m-%d"),
@@ -89,6 +92,9 @@ def package_table(records: list, table: list, args: argparse.Namespace) -> dict:
                   "predicted": None if b.predicted is None else round(b.predicted, 4)}
                  for b in table],
     }
+    if fixed:
+        out["fixed_lead"] = True
+    return out
 
 
 def report(args: argparse.Namespace) -> None:
@@ -103,6 +109,17 @@ def report(args: argparse.Namespace) -> None:
     if args.package_table:
         with open(args.package_table, "w", encoding="utf-8") as f:
             f.write(json.dumps(package_table(records, table, args), indent=2) + "\n")
+    if args.check_map:
+        # A map fitted on other hands, checked on these: each prediction through the
+        # map against what happened.
+        with open(args.check_map, encoding="utf-8") as f:
+            cal = calibration_map_of(json.load(f))
+        mapped = [(cal(p), made) for p, made in pairs_of(records)]
+        print()
+        print(f"Through the map of {args.check_map} ({cal.source.get('hands')} hands, seed "
+              f"{cal.source.get('seed')}): mean {sum(p for p, _ in mapped) / len(mapped):.3f}")
+        print()
+        print(calibration_markdown(calibration_table(mapped)))
     if args.all_bids and not args.games:
         print()
         print("Every bid 30..42 of the played declaration (points >= bid; see pairs_over_bids):")
@@ -143,6 +160,9 @@ def main() -> None:
     p.add_argument("--provenance", default="", help="the commands that measured it")
     p.add_argument("--seed", type=int, default=0, help="the arena's seed (provenance)")
     p.add_argument("--hint-deals", type=int, default=100, help="(provenance)")
+    p.add_argument("--check-map", metavar="FILE",
+                   help="also the table of the predictions mapped through a shipped table "
+                        "measured on other hands")
     p.add_argument("--all-bids", action="store_true",
                    help="also the table over every bid 30..42 (asks the advice again)")
     p.set_defaults(fn=report)

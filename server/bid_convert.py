@@ -147,6 +147,7 @@ def advice_to_proto(advice: BidAdvice) -> bid_pb.BidAdvice:
             hands=source.get("hands", 0), seed=source.get("seed", 0),
             measured=source.get("measured", ""), advice_deals=source.get("advice_deals", 0),
             hint_deals=source.get("hint_deals", 0), mode=source.get("mode", ""),
+            fixed_lead=bool(source.get("fixed_lead", False)),
             predicted=[x for x, _ in advice.calibration.knots],
             observed=[y for _, y in advice.calibration.knots]))
     if advice.inference is not None:

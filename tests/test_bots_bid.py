@@ -313,12 +313,9 @@ def test_next_action_of_a_record_is_the_bots():
 
 @pytest.mark.parametrize("game,players,rules", GAMES)
 def test_fixed_lead_advice_calls_are_legal(game, players, rules):
-    bot = make_bot("advice", seed=3, advice_deals=12, hint_deals=6, fixed_lead=True,
-                   calibrated=False, threshold=0.9)
-    assert bot.fixed_lead
-    named = make_bot("advice-lead", seed=3)
-    assert (named.name, named.fixed_lead, named.calibrated, named.threshold) == \
-        ("advice-lead", True, False, 0.90)
+    bot = make_bot("advice-lead", seed=3, advice_deals=12, hint_deals=6)
+    assert (bot.name, bot.fixed_lead, bot.calibrated, bot.threshold) == \
+        ("advice-lead", True, True, 0.75)
     for seed in range(2):
         run_auction(bot, game, players, rules, seed)
 
@@ -344,5 +341,7 @@ def test_fixed_lead_bot_calls_by_the_fixed_lead_figures():
     assert bot.call(view) == calling.advice_call(view, ask, 0.6)
     # The advice the bot kept for its declaration is the fixed-lead one.
     assert [a.fixed_lead for a in bot._advice.values()] == [True]
-    with pytest.raises(ValueError):
-        make_bot("advice", fixed_lead=True)     # calibrated by default: refused
+    # Calibrated (advice-lead): by the map measured on fixed-lead figures.
+    lead = make_bot("advice-lead", seed=2, advice_deals=40)
+    lead.call(view)
+    assert [a.calibration.source.get("fixed_lead") for a in lead._advice.values()] == [True]

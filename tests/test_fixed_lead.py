@@ -1,7 +1,8 @@
 """Bid advice with one opening lead for every deal (``fixed_lead``): the value after each
 lead equals a full solve of that deal and lead, each bid's P(make) is that of the lead
 that makes it most often, never above the double-dummy figure; the option reaches the
-CLI, and bad uses are refused with the field."""
+CLI, calibrated advice maps them through the map measured on such figures, and bad uses
+are refused with the field."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from solver import PositionError, advise, solve
 from solver.game.bid_request import ONE_MARK
+from solver.hidden.calibration import bid_calibration
 
 HAND = "5-5 5-4 5-3 5-0 6-6 2-1 3-0"
 DECLARATIONS = ["fives", "doubles", "sevens", "nello"]
@@ -79,10 +81,26 @@ def test_four_player_moon_and_refusals():
     with pytest.raises(PositionError) as err:
         advise(HAND, "N", deals=2, fixed_lead="yes")
     assert err.value.field == "fixed_lead"
-    # The shipped map corrects double-dummy figures, not these.
-    with pytest.raises(PositionError) as err:
-        advise(HAND, "N", deals=2, fixed_lead=True, calibrated=True)
-    assert (err.value.field, err.value.code) == ("fixed_lead", "INVALID_OPTION")
+
+
+def test_calibrated_fixed_lead_advice_uses_the_map_measured_on_fixed_lead_figures(pair):
+    fixed, plain = pair
+    ask = dict(deals=12, seed=5, threads=1, declarations=DECLARATIONS)
+    calibrated = advise(HAND, "N", fixed_lead=True, calibrated=True, **ask)
+    fixed_map, plain_map = bid_calibration(fixed_lead=True), bid_calibration()
+    assert calibrated.calibration == fixed_map != plain_map
+    assert fixed_map.source["fixed_lead"] is True and "fixed_lead" not in plain_map.source
+    assert calibrated.to_json()["calibration"]["fixed_lead"] is True
+    mapped = 0
+    for row, raw in zip(calibrated.declarations, fixed.declarations):
+        for c, r in zip(row.bids, raw.bids):
+            # The same deals and fixed-lead counts, mapped through the fixed-lead map.
+            assert (c.bid, c.made, c.deals) == (r.bid, r.made, r.deals)
+            assert c.p_calibrated == pytest.approx(fixed_map(r.p_make), abs=1e-12)
+            mapped += fixed_map(r.p_make) != plain_map(r.p_make)
+    assert mapped > 0           # the two maps differ where these figures fall
+    rec = calibrated.recommendation
+    assert rec.chance is None or rec.chance.p_used >= calibrated.threshold
 
 
 def test_cli_flag_and_json_request_give_the_api_answer():

@@ -80,6 +80,7 @@ def advice_json(a: bid_pb.BidAdvice) -> dict:
 def calibration_json(c: bid_pb.BidCalibration) -> dict:
     return {"hands": c.hands, "seed": c.seed, "mode": c.mode, "advice_deals": c.advice_deals,
             "hint_deals": c.hint_deals, "measured": c.measured,
+            **({"fixed_lead": True} if c.fixed_lead else {}),
             "knots": [[round(x, 6), round(y, 6)] for x, y in zip(c.predicted, c.observed)]}
 
 
@@ -142,6 +143,14 @@ def test_fixed_lead_advice_agrees_over_rpc_and_python(stub):
     assert advice_json(answer) == api and answer.fixed_lead and not plain.fixed_lead
     for fixed, dd in zip(answer.declarations[0].bids, plain.declarations[0].bids):
         assert fixed.made <= dd.made
+    # Calibrated: through the map measured on fixed-lead figures, which says so.
+    calibrated = stub.BidAdvice(request(fixed_lead=True, calibrated=True, **fields),
+                                timeout=TIMEOUT).advice
+    api = advise(HAND, "W", deals=8, seed=4, declarations=["fours"], fixed_lead=True,
+                 calibrated=True).to_json()
+    api.pop("seconds"), api.pop("nodes")
+    assert advice_json(calibrated) == api
+    assert calibrated.calibrated and calibrated.calibration.fixed_lead
     three = request(fixed_lead=True, game=pb.GAME_MOON, players=3, seat=pb.SEAT_NORTH,
                     hand=["6-6", "6-4", "5-5", "4-4", "3-3", "1-1", "0-0"], auction=[],
                     declarations=[])

@@ -46,8 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--adaptive", action="store_true", default=None,
                    help="deal in rounds of 50 and stop once the recommendation is settled")
     p.add_argument("--calibrated", action="store_true", default=None,
-                   help="map P(make) through the measured calibration (double dummy against "
-                        "play with hidden hands) and recommend by the calibrated figure")
+                   help="map P(make) through the measured calibration (double dummy, or "
+                        "with --fixed-lead the fixed-lead figures, against play with hidden "
+                        "hands) and recommend by the calibrated figure")
     p.add_argument("--fixed-lead", action="store_true", default=None,
                    help="hold the declarer to one opening lead for every deal, as one who "
                         "sees only its own hand must lead (less optimistic than double dummy)")
@@ -121,8 +122,9 @@ def format_advice(advice: BidAdvice) -> str:
     lines.append("")
     cal = advice.calibration
     if cal is not None:
+        kind = ", one lead for every deal" if cal.source.get("fixed_lead") else ""
         lines.append(f"P(make) calibrated by play with hidden hands ({cal.source.get('hands')} "
-                     f"hands, seed {cal.source.get('seed')})")
+                     f"hands, seed {cal.source.get('seed')}{kind})")
     rec = advice.recommendation
     if rec.chance is None or rec.bid is None:
         lines.append(f"Recommended: pass (no bid reaches P(make) {_pct(advice.threshold)})")

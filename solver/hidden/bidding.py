@@ -634,9 +634,10 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
             (``dealt``).
         threads: Threads for the searches; None: one per core.
         calibrated: Map every P(make) through the package's measured
-            calibration (double-dummy P(make) against the results of games of
-            bots) and recommend by the calibrated figure (42 only); the answer
-            gives both figures and says which it used.
+            calibration (double-dummy P(make), or with ``fixed_lead`` the
+            fixed-lead P(make), against the results of games of bots) and
+            recommend by the calibrated figure (42 only); the answer gives both
+            figures and says which it used.
         inference: ``"off"`` (as None) or ``"auction"`` (42 only): weigh each
             deal by how likely the other seats' calls in ``auction`` were with
             the hands it gives them; the answer's ``inference`` names the
@@ -652,8 +653,8 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
             four-player Moon; plunge and splash, led by the partner, as without).
             Double dummy credits the declarer with the best lead on every deal;
             this takes that optimism out of trick 1, for about 2.7 times the
-            searching. The answer says so (``fixed_lead``). Not with
-            ``calibrated``, whose map was measured on double-dummy figures.
+            searching. The answer says so (``fixed_lead``). With
+            ``calibrated``, the map measured on fixed-lead figures applies.
 
     Returns:
         The `BidAdvice`.
@@ -682,17 +683,13 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
     if calibrated and setup.game == "moon":
         raise PositionError("calibrated", "the calibration was measured on 42 hands; Moon has "
                             "none", "INVALID_OPTION")
-    if calibrated:
-        calibration = bid_calibration()
     if not isinstance(fixed_lead, bool):
         raise PositionError("fixed_lead", f"must be true or false, not {fixed_lead!r}",
                             "INVALID_TYPE")
-    if fixed_lead and calibrated:
-        # The map was measured on double-dummy predictions: applied to the lower
-        # fixed-lead figures it would take the same optimism out twice.
-        raise PositionError("fixed_lead", "the calibration was measured on double-dummy "
-                            "P(make), not with one lead for every deal: ask for one or the "
-                            "other", "INVALID_OPTION")
+    if calibrated:
+        # Each kind of figure has its own map: the double-dummy one applied to the
+        # lower fixed-lead figures would take trick 1's optimism out twice.
+        calibration = bid_calibration(fixed_lead=fixed_lead)
     if fixed_lead and setup.moon3:
         raise PositionError("fixed_lead", "three-player Moon's declarer leads after its "
                             "discard, which differs from deal to deal: not offered there",

@@ -134,26 +134,38 @@ class CalibrationMap:
         return {**self.source, "knots": [[round(x, 6), round(y, 6)] for x, y in self.knots]}
 
 
-#: The package's measured table (see `bid_calibration`).
+#: The package's measured tables (see `bid_calibration`): of double-dummy P(make), and
+#: of P(make) with one opening lead for every deal.
 BID_CALIBRATION_FILE = "bid_calibration.json"
+FIXED_LEAD_CALIBRATION_FILE = "bid_calibration_fixed_lead.json"
 
 
-@functools.lru_cache(maxsize=1)
-def bid_calibration() -> CalibrationMap:
+def calibration_map_of(data: dict) -> CalibrationMap:
+    """The map of a shipped table: ``data`` is its JSON (``bins``, each with its
+    ``count``, ``made`` and mean ``predicted``, and the provenance: hands, seed, ...)."""
+    table = [CalibrationBin(low, high, b["count"], b["made"],
+                            (b["predicted"] or 0.0) * b["count"])
+             for b in data["bins"] for low, high in [b["bin"]]]
+    keys = ("hands", "seed", "mode", "advice_deals", "hint_deals", "measured", "fixed_lead")
+    return CalibrationMap.from_table(table, {k: data[k] for k in keys if k in data})
+
+
+@functools.lru_cache(maxsize=2)
+def bid_calibration(fixed_lead: bool = False) -> CalibrationMap:
     """The calibration `advise(..., calibrated=True)` applies: bid advice's P(make) at
     each hand's winning bid against the contract's result in games of advice bots
     (bench/README.md, "Bid advice calibration"), shipped with the package in
     ``solver/hidden/data``, with its provenance (hands, seed, mode, deals of the
-    advice and of the bots' plays, the day) as the map's ``source``."""
-    data = json.loads(resources.files("solver.hidden.data").joinpath(BID_CALIBRATION_FILE)
+    advice and of the bots' plays, the day) as the map's ``source``. ``fixed_lead``:
+    the map measured on P(make) with one opening lead for every deal (its source
+    says ``"fixed_lead": true``), which the lower fixed-lead figures need: the
+    double-dummy map would take trick 1's optimism out of them twice."""
+    name = FIXED_LEAD_CALIBRATION_FILE if fixed_lead else BID_CALIBRATION_FILE
+    data = json.loads(resources.files("solver.hidden.data").joinpath(name)
                       .read_text(encoding="utf-8"))
-    table = [CalibrationBin(low, high, b["count"], b["made"],
-                            (b["predicted"] or 0.0) * b["count"])
-             for b in data["bins"] for low, high in [b["bin"]]]
-    source = {k: data[k] for k in ("hands", "seed", "mode", "advice_deals", "hint_deals",
-                                   "measured")}
-    return CalibrationMap.from_table(table, source)
+    return calibration_map_of(data)
 
 
-__all__ = ["BID_CALIBRATION_FILE", "CalibrationBin", "CalibrationMap", "bid_calibration",
-           "calibrated_p_make", "calibration_table"]
+__all__ = ["BID_CALIBRATION_FILE", "FIXED_LEAD_CALIBRATION_FILE", "CalibrationBin",
+           "CalibrationMap", "bid_calibration", "calibrated_p_make", "calibration_map_of",
+           "calibration_table"]

@@ -24,7 +24,7 @@ The interface (`Bot`): ``call(view) -> int | str`` (``pass``, a bid, ``plunge`` 
   and plays weigh their deals by inference (`solver.hidden.inference`) from the calls,
   the plays or both.
 * ``advice-lead``: ``advice`` whose bid advice holds the declarer to one opening lead
-  for every deal (uncalibrated, threshold `FIXED_LEAD_THRESHOLD`).
+  for every deal, calibrated by the map measured on such figures.
 * ``cheat``: double-dummy calls and plays on the true deal (an upper bound).
 
 A plunge or splash partner (every bot but ``random``) names trump with
@@ -353,9 +353,8 @@ class AdviceBot(HintBot):
             and the plays weigh their deals by.
         fixed_lead: Bid by advice that holds the declarer to one opening lead for
             every deal (`solver.hidden.bidding.advise`; three-player Moon: as
-            without). The shipped calibration is for double-dummy figures, so
-            with ``fixed_lead`` the bot needs ``calibrated=False`` and a
-            threshold of its own.
+            without); ``calibrated`` then applies the map measured on fixed-lead
+            figures.
 
     >>> AdviceBot(deals=20, seed=1, hint_deals=10, name="advice-plays", inference="plays").name
     'advice-plays'
@@ -373,9 +372,6 @@ class AdviceBot(HintBot):
         self.inference = inference
         #: whether the bot's bid advice holds the declarer to one opening lead
         self.fixed_lead = fixed_lead
-        if fixed_lead and calibrated:
-            raise ValueError("fixed_lead needs calibrated=False: the shipped calibration "
-                             "is for double-dummy figures")
         self.advice_deals = deals
         self.threshold = threshold
         self.calibrated = calibrated
@@ -506,11 +502,6 @@ BOT_NAMES = ("random", "rule", "hint", "cheat")
 INFERENCE_BOT_NAMES = ("advice-auction", "advice-plays", "advice-both")
 #: The bots of games (every one calls and plays).
 GAME_BOT_NAMES = ("random", "rule", "advice", "cheat") + INFERENCE_BOT_NAMES + ("advice-lead",)
-#: ``advice-lead``'s threshold on its uncalibrated fixed-lead P(make): in the 2,028 hands
-#: of the advice games of seed 41 (bench/README.md, "Second round"), hands predicted 0.88
-#: to 0.94 made 0.74 to 0.83 of the time, about where ``advice``'s calibrated threshold of
-#: 0.75 sits (double-dummy 0.93: made 0.80).
-FIXED_LEAD_THRESHOLD = 0.90
 
 
 def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int = 100,
@@ -523,8 +514,8 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
             ``hint`` (``advice`` playing the full hint's best move),
             ``advice-auction``, ``advice-plays`` or ``advice-both`` (``advice``
             with that inference), ``advice-lead`` (``advice`` bidding by bid advice
-            with one opening lead for every deal, uncalibrated, at
-            `FIXED_LEAD_THRESHOLD`), or ``cheat`` (sees every hand: double dummy).
+            with one opening lead for every deal, calibrated by the fixed-lead map),
+            or ``cheat`` (sees every hand: double dummy).
         seed: Seeds the random bot's moves and the deals of the advice bots.
         hint_deals: Deals a hint of the advice bots scores for a play.
         advice_deals: Deals bid advice deals for a call.
@@ -557,9 +548,8 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
         return AdviceBot(advice_deals, seed, hint_deals=hint_deals, name=name,
                          inference=name.split("-", 1)[1], **options)
     if name == "advice-lead":
-        options.setdefault("threshold", FIXED_LEAD_THRESHOLD)
         return AdviceBot(advice_deals, seed, hint_deals=hint_deals, name=name,
-                         fixed_lead=True, calibrated=False, **options)
+                         fixed_lead=True, **options)
     if name == "cheat":
         return CheatBot()
     names = BOT_NAMES + GAME_BOT_NAMES[3:]
