@@ -130,8 +130,9 @@ def test_score_moves_with_a_known_move_searches_only_the_others():
     rng = random.Random(8)
     dealer = Dealer("42", 4)
     checked = 0
-    for k in range(8):
-        p = dealer.deal(rng).position({"declarer": "NESW"[k % 4], "trump": "fives",
+    for k in range(40):
+        trump = ("fives", "doubles", "follow-me", "blanks")[k % 4]
+        p = dealer.deal(rng).position({"declarer": "NESW"[k // 4 % 4], "trump": trump,
                                        "bid": 31})
         for _ in range(rng.randrange(0, 14)):
             p = p.with_plays(list(p.plays) + [rng.choice(p.legal_tiles())])
@@ -139,13 +140,17 @@ def test_score_moves_with_a_known_move_searches_only_the_others():
         engine.set_state(list(p.remaining), p.leader, list(p.trick), p.points, p.available,
                          p.tricks_left)
         values = dict(engine.score_moves())
+        for tile in values:
+            engine.play(tile)
+            assert engine.exact() == values[tile]
+            engine.undo()
         for known in values:
+            # A wrong value given is listed as given: the move was not searched.
             for given in (values[known], 99):
                 engine.clear()
-                got = dict(engine.score_moves(known, given))
-                assert got == {**values, known: given}
-                checked += 1
-    assert checked >= 16
+                assert dict(engine.score_moves(known, given)) == {**values, known: given}
+            checked += 1
+    assert checked >= 80
 
 
 def test_options_and_cancel():
