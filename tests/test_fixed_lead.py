@@ -122,3 +122,18 @@ def test_cli_flag_and_json_request_give_the_api_answer():
         doc.pop("seconds"), doc.pop("nodes")
     assert answers == [api, api]
     assert "declarer leads one tile on every deal" in text.stdout
+
+
+def test_cli_calibrated_fixed_lead_names_its_map():
+    args = [sys.executable, "-m", "solver", "bid", *HAND.split(), "--seed", "2", "--deals",
+            "10", "--declarations", "fives", "--fixed-lead", "--calibrated"]
+    text = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    doc = subprocess.run(args + ["--json"], capture_output=True, text=True, timeout=120)
+    assert text.returncode == doc.returncode == 0, text.stderr
+    source = bid_calibration(fixed_lead=True).source
+    assert (f"P(make) calibrated by play with hidden hands ({source['hands']} hands, seed "
+            f"{source['seed']}, one lead for every deal)") in text.stdout
+    answer = json.loads(doc.stdout)
+    assert answer["p_make_used"] == "calibrated" and answer["fixed_lead"] is True
+    assert answer["calibration"]["fixed_lead"] is True
+    assert answer["calibration"]["hands"] == source["hands"]
