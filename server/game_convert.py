@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from solver.game import tiles as T
 from solver.game.errors import PositionError
 from solver.game.game_record import GameRecord
-from solver.play.bots import INFERENCE_BOT_NAMES
+from solver.play.bots import GAME_BOT_NAMES
 from texas42.v1 import game_pb2 as game_pb
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
@@ -242,11 +242,9 @@ def summary_from_proto(response: service_pb.CheckGameResponse) -> dict[str, Any]
 
 # ------------------------------------------------------------------- NextAction
 
-#: The bots NextAction asks (``hint`` is ``advice`` under its play-only name; the
-#: ``advice-...`` bots are ``advice`` with inference, and ``advice-lead`` ``advice``
-#: bidding with one opening lead for every deal).
-NEXT_ACTION_BOTS = ("random", "rule", "advice", "hint", "cheat") + INFERENCE_BOT_NAMES + \
-    ("advice-lead",)
+#: The bots NextAction asks: every bot of games, and ``hint`` (``advice`` under its
+#: play-only name), in the order an unknown bot's error lists them.
+NEXT_ACTION_BOTS = GAME_BOT_NAMES[:3] + ("hint",) + GAME_BOT_NAMES[3:]
 #: The bounds of ``advice_deals`` and ``hint_deals``; 100 when not given.
 MAX_BOT_DEALS = 100_000
 DEFAULT_BOT_DEALS = 100

@@ -96,9 +96,11 @@ class PlayReplay:
         # The plays judged: those of the other seats since the viewer's own last play.
         # Judging earlier ones means searching from earlier, larger positions: the whole
         # history costs 35 to 110 times the hint at trick 3 to 5, this window 1 to 3 times.
+        # Every play after the viewer's last is another seat's: the window is a tail.
         last = max((i for i, s in enumerate(self.seats) if s == view.seat), default=-1)
-        self.judged = tuple(i > last and s != view.seat for i, s in enumerate(self.seats))
-        self.any_judged = any(self.judged)
+        #: index of the first play judged (all from it to the last play are)
+        self.first_judged = last + 1
+        self.any_judged = self.first_judged < len(self.plays)
 
     def log_weight(self, engine: Engine, held: tuple[int, int, int, int],
                    value_now: int | None) -> float:
@@ -118,10 +120,7 @@ class PlayReplay:
             engine.play(tile)
         total = 0.0
         value = value_now
-        # The judged plays are the last ones of the view (those after the viewer's own).
-        for i in range(len(self.plays) - 1, -1, -1):
-            if not self.judged[i]:
-                break
+        for i in range(len(self.plays) - 1, self.first_judged - 1, -1):
             engine.undo()
             maximizing = bool(self.maximizer[self.seats[i]])
             values = (engine.score_moves() if value is None

@@ -64,6 +64,9 @@
 
   const isMoon = () => state.record.game === "moon";
   const players = () => (isMoon() ? state.record.players || 4 : 4);
+  // Bid advice with one opening lead for every deal: four players only (a three-player
+  // Moon declarer lays a tile away first, which the lead cannot be fixed before).
+  const offersFixedLead = () => players() === 4;
   const seatsInPlay = () => SEATS.slice(0, players());
 
   function callToProto(call) {
@@ -404,7 +407,7 @@
     const check = state.check;
     const legal = check?.legal || {};
     $("call-panel").hidden = state.phase !== "call";
-    $("fixed-lead-label").hidden = players() !== 4;
+    $("fixed-lead-label").hidden = !offersFixedLead();
     $("declare-panel").hidden = state.phase !== "declare" && state.phase !== "discard";
     $("play-panel").hidden = state.phase !== "play";
     if (state.phase !== "play") $("hint").hidden = true;
@@ -951,9 +954,7 @@
     box.innerHTML = "<p>Dealing the other hands\u2026</p>";
     document.body.dataset.advice = "pending";
     try {
-      // One opening lead for every deal: four players only (a three-player Moon
-      // declarer lays a tile away first, which the lead cannot be fixed before).
-      const fixedLead = $("advice-fixed-lead").checked && players() === 4;
+      const fixedLead = $("advice-fixed-lead").checked && offersFixedLead();
       const request = { hand: state.live.mine, seat: SEAT_ENUM[state.settings.seat],
         auction: hand.auction.map(auctionCall), ...adviceGame(), ...T42Play.adviceOptions,
         ...(fixedLead ? { fixedLead: true } : {}) };
