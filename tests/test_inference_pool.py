@@ -148,3 +148,53 @@ def test_a_seed_gives_the_same_deals_and_picks():
     contents, effective, picks = first
     assert len(contents) >= 200 and effective >= 20
     assert sum(times for _, times in picks) == 20
+
+
+#: E opened 35 in fives and the others passed: a pool at the opening lead whose weights
+#: range widely (the hands that open 35 in fives are few among those drawn).
+FIVES_35_VIEW = _view("E", "fives", 35, [35, "pass", "pass", "pass"])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_pool_that_is_enough_gives_every_pick_its_own_draw(seed):
+    """Drawn until `enough` (not stopped by the budget), the pool's weights sum to the
+    picks asked for times its largest or more, so that systematic picks take no draw
+    twice: the 30 picks are 30 draws, worth 30. The pool's effective number of deals
+    reached 30 hundreds of draws earlier, where the largest weight's share of 30 picks
+    was over 2: stopped there, a draw would have been picked two or three times (searched
+    once, worth less)."""
+    pool = _pool(View(FIVES_35_VIEW), seed)
+    n = 30
+    drawn = pool.draw(n, 1, BIG)
+    weights = [math.exp(lw) for _, lw in pool.contents()]     # each at most 1
+    assert drawn < BIG and math.fsum(weights) >= n * max(weights)
+    assert [times for _, times in pool.pick(n)] == [1] * n
+    total = squares = top = 0.0
+    for w in weights:
+        total, squares, top = total + w, squares + w * w, max(top, w)
+        if total * total / squares >= n:
+            break
+    assert n * top / total > 2
+
+
+def test_the_python_pool_is_enough_at_the_same_draw():
+    """`Resampler.enough` (bid advice's pool, in Python) is `DealPool`'s rule: fed the
+    compiled pool's deals in order, it is enough at the same draw."""
+    from solver.hidden.inference import Resampler
+    view = View(FIVES_35_VIEW)
+    weigher = view_weigher(view, MODEL)
+    n, min_pool = 30, 50
+    pool = _pool(view, 3)
+    drawn = pool.draw(n, min_pool, BIG)
+    python = Resampler(weigher, view.played_by, 3)
+    enough_at = None
+    for i, (places, _) in enumerate(pool.contents()):
+        held = [0, 0, 0, 0]
+        held[view.seat] = T.mask_of(view.remaining)
+        for p, seat in enumerate(view.place_seats):
+            if seat is not None and seat in view.active_seats:
+                held[seat] = T.mask_of(places[p])
+        python.add(places, held)
+        if enough_at is None and python.enough(n, min_pool):
+            enough_at = i + 1
+    assert enough_at == drawn

@@ -2,8 +2,9 @@
 """Inference's pool of drawn deals for a hint, in C (`DealPool`).
 
 The semantics are those of `solver.hidden.inference.Resampler`: deals drawn uniformly
-join a pool with their auction log-weights until the pool holds ``min_pool`` deals, is
-worth the deals asked for and its weights sum to 1 or more; then the deals are picked
+join a pool with their auction log-weights until the pool holds ``min_pool`` deals, its
+weights sum to the deals asked for times the largest (no deal is picked twice) and to 1
+or more; then the deals are picked
 from it by weight (systematic resampling). In Python a draw and its weight cost about
 45 us, as much as searching a deal late in a hand, and inference draws about 17 deals
 per deal it is worth: here a draw costs well under a microsecond.
@@ -540,7 +541,7 @@ cdef class DealPool:
         """`Resampler.enough`."""
         if self.size < min_pool or self.top == -INFINITY:
             return False
-        if self.total * self.total / self.squares < n:
+        if self.total < n:      # the weights over the largest: no deal picked twice
             return False
         return self.top >= 0 or log(self.total) + self.top >= 0
 
@@ -566,7 +567,7 @@ cdef class DealPool:
 
     def draw(self, int n, Py_ssize_t min_pool, Py_ssize_t limit) -> int:
         """Draw deals into the pool until it holds ``min_pool`` deals and is worth ``n``
-        (`enough`), or ``limit`` deals are drawn; the deals drawn."""
+        picks (`enough`), or ``limit`` deals are drawn; the deals drawn."""
         cdef Py_ssize_t drawn = 0, room
         cdef int status
         cdef uint32_t* deals

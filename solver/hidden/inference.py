@@ -283,8 +283,8 @@ def min_pool(n: int) -> int:
 
 class Resampler:
     """Inference's sampler for drawn deals (importance resampling): every deal drawn
-    uniformly joins a pool with its auction weight (`add`) until the pool's effective
-    number of deals reaches the deals asked for (`enough`), and the deals are then
+    uniformly joins a pool with its auction weight (`add`) until the pool is worth the
+    deals asked for, none of them picked twice (`enough`), and the deals are then
     picked from the pool in proportion to their weights (`pick`, systematic
     resampling). The picks are (nearly, for a pool of hundreds) draws from the
     auction-weighted distribution; searching only them spends nothing on deals the
@@ -334,12 +334,19 @@ class Resampler:
         self._squares += w * w
 
     def enough(self, n: int, min_pool: int) -> bool:
-        """Whether the pool holds ``min_pool`` deals and is worth ``n``, and holds a deal
-        the calls make plausible at all: its weights (each at most 1, the calls'
-        likelihood over its largest) sum to 1 or more, as many as rejection sampling would
-        keep. Weights alike but all tiny say the draws have not met the deals the calls
-        point to yet, not that every deal is as good as any."""
-        if len(self.pool) < min_pool or self.effective < n or self._top == -math.inf:
+        """Whether the pool holds ``min_pool`` deals, is worth ``n`` picks, and holds a
+        deal the calls make plausible at all.
+
+        Worth ``n`` picks: its weights sum to ``n`` times the largest or more. Then no
+        deal's share of ``n`` picks is above one, systematic picks take no deal twice,
+        and the ``n`` picks are worth ``n`` deals. (An effective number of deals of ``n``
+        is not enough: it allows a deal several picks, searched once and worth less.)
+
+        Plausible: its weights (each at most 1, the calls' likelihood over its largest)
+        sum to 1 or more, as many as rejection sampling would keep. Weights alike but all
+        tiny say the draws have not met the deals the calls point to yet, not that every
+        deal is as good as any."""
+        if len(self.pool) < min_pool or self._top == -math.inf or self._sum < n:
             return False
         return self._top >= 0 or math.log(self._sum) + self._top >= 0
 
