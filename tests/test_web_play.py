@@ -489,14 +489,25 @@ def test_a_loaded_game_in_progress_goes_on(table, web_server):
     assert page.evaluate("T42Play.state().live.mine") == deal[0]["hand"]
 
 
-def test_advice_lead_bots_and_advice_with_one_opening_lead(table, web_server):
-    """The advice-lead bots call through NextAction, and the person's bid advice with
-    one opening lead for every deal is `advise(..., fixed_lead=True)`'s."""
+def test_the_page_offers_every_bot_that_plays_from_its_view():
+    """The page's bots are NextAction's, less the two that are not a table's opponents:
+    ``cheat`` (sees every hand) and ``hint`` (``advice`` playing the full hint)."""
+    from server.game_convert import NEXT_ACTION_BOTS
+    html = (Path(__file__).parent.parent / "solver/show/web/play.html").read_text()
+    select = html[html.index('<select id="bot">'):]
+    offered = re.findall(r'<option value="([^"]+)"', select[:select.index("</select>")])
+    assert sorted(offered) == sorted(set(NEXT_ACTION_BOTS) - {"cheat", "hint"})
+
+
+@pytest.mark.parametrize("bot", ["advice-lead", "advice-both"])
+def test_advice_bots_and_advice_with_one_opening_lead(table, web_server, bot):
+    """The advice-lead and inference bots call through NextAction, and the person's bid
+    advice with one opening lead for every deal is `advise(..., fixed_lead=True)`'s."""
     t = table(DESKTOP)
     t.open()
     page = t.page
     page.evaluate("T42Play.botOptions = {adviceDeals: 16, hintDeals: 16}")
-    start(t, seed=19, bot="advice-lead")
+    start(t, seed=19, bot=bot)
     advised = False
     while (state := settle(page)) == "call" or not advised:
         assert state != "error", page.inner_text("#error")
@@ -505,7 +516,7 @@ def test_advice_lead_bots_and_advice_with_one_opening_lead(table, web_server):
             advised = True
         act(t, state, False, 2)
     asked = [r for m, r, _ in t.answers if m == "NextAction"]
-    assert asked and all(r["bot"] == "advice-lead" for r in asked)
+    assert asked and all(r["bot"] == bot for r in asked)
     assert any("call" in a for m, _, a in t.answers if m == "NextAction")
 
 
