@@ -6,7 +6,7 @@ join a pool with their auction log-weights until the pool holds ``min_pool`` dea
 weights sum to the deals asked for times the largest (no deal is picked twice) and to 1
 or more; then the deals are picked
 from it by weight (systematic resampling). In Python a draw and its weight cost about
-45 us, as much as searching a deal late in a hand, and inference draws about 17 deals
+45 us, as much as searching a deal late in a hand, and inference draws about 20 deals
 per deal it is worth: here a draw costs well under a microsecond.
 
 The draw walks the view's `Completions` table (flattened once into C arrays; its
