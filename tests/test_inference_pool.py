@@ -44,14 +44,19 @@ def _key(places) -> tuple:
     return tuple(tuple(sorted(p)) for p in places)
 
 
-def _dealt(view: View, places) -> tuple[int, ...]:
-    """Each seat's tiles as dealt in the deal with these places."""
+def _held(view: View, places) -> list[int]:
+    """Each seat's tiles still held in the deal with these places."""
     held = [0, 0, 0, 0]
     held[view.seat] = T.mask_of(view.remaining)
     for p, seat in enumerate(view.place_seats):
         if seat is not None and seat in view.active_seats:
             held[seat] = T.mask_of(places[p])
-    return dealt_masks(held, view.played_by)
+    return held
+
+
+def _dealt(view: View, places) -> tuple[int, ...]:
+    """Each seat's tiles as dealt in the deal with these places."""
+    return dealt_masks(_held(view, places), view.played_by)
 
 
 def _pool(view: View, seed: int, model=MODEL) -> DealPool:
@@ -189,12 +194,7 @@ def test_the_python_pool_is_enough_at_the_same_draw():
     python = Resampler(weigher, view.played_by, 3)
     enough_at = None
     for i, (places, _) in enumerate(pool.contents()):
-        held = [0, 0, 0, 0]
-        held[view.seat] = T.mask_of(view.remaining)
-        for p, seat in enumerate(view.place_seats):
-            if seat is not None and seat in view.active_seats:
-                held[seat] = T.mask_of(places[p])
-        python.add(places, held)
+        python.add(places, _held(view, places))
         if enough_at is None and python.enough(n, min_pool):
             enough_at = i + 1
     assert enough_at == drawn
