@@ -20,13 +20,15 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
+from solver.play.table import Tables
+from solver.play.table_store import StoreError, TableStore
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
 
 from .errors import ServerError
 from .http_app import start_http
 from .pool import SolverPool, default_workers, hold_file_from_environment
-from .sealed import load_key
 from .servicer import SERVICE_NAME, HintServicer
+from .table_key import load_key
 from .telemetry import (MAX_REQUEST_BYTES, Metrics, TelemetryInterceptor, log_event,
                         write_lines_to)
 
@@ -49,8 +51,11 @@ class ServerConfig:
         metrics_port: The Prometheus metrics port; None: no metrics endpoint.
         http_port: The HTTP port of the Connect (HTTP/JSON) face and the web
             pages; None: no HTTP listener.
-        table_key: The sealed table's key file (created when missing); None:
-            $T42_TABLE_KEY, else a fresh key for this run.
+        table_key: The table key file (created when missing); None:
+            $T42_TABLE_KEY, else the key kept in the table database.
+        table_db: The table database (SQLite, created when missing), where the
+            tables and finished games live; None: in memory (they end with the
+            process).
 
     >>> from server import ServerConfig
     >>> ServerConfig(port=0, workers=2).max_queue
@@ -64,8 +69,10 @@ class ServerConfig:
     grace: float = DEFAULT_GRACE
     metrics_port: Optional[int] = None  # None: no metrics endpoint
     http_port: Optional[int] = None  # None: no HTTP (Connect + web page) listener
-    #: The table key file (created when missing); None: $T42_TABLE_KEY, else a fresh key.
+    #: The table key file (created when missing); None: $T42_TABLE_KEY, else the database's.
     table_key: str | None = None
+    #: The table database (SQLite); None: in memory.
+    table_db: str | None = None
 
 
 class _GenericHandlersOnly:
@@ -128,6 +135,10 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
     """
     _configure_logging()
     table_key = load_key(config.table_key)
+    try:
+        tables = Tables(TableStore(config.table_db), table_key)
+    except StoreError as exc:
+        raise ServerError(f"cannot open the table database: {exc}") from None
     workers = config.workers or default_workers()
     metrics = Metrics() if config.metrics_port is not None else None
     pool = SolverPool(workers, config.max_queue, observer=metrics,
@@ -138,7 +149,7 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
         options=[("grpc.so_reuseport", 0),
                  ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)],
     )
-    servicer = HintServicer(pool, table_key)
+    servicer = HintServicer(pool, tables)
     generic = _GenericHandlersOnly(server)
     service_grpc.add_HintServiceServicer_to_server(servicer, generic)
     health_servicer = health.aio.HealthServicer()

@@ -250,9 +250,18 @@ MAX_BOT_DEALS = 100_000
 DEFAULT_BOT_DEALS = 100
 
 
-def next_action_bot_options(request: service_pb.NextActionRequest) -> dict[str, Any]:
+def next_action_bot_options(request: service_pb.NextActionRequest,
+                            tables: Any = None) -> dict[str, Any]:
     """The `make_bot` arguments of a NextAction request, checked (a `PositionError` names
-    ``bot``, ``advice_deals`` or ``hint_deals``)."""
+    ``bot``, ``advice_deals`` or ``hint_deals``). With ``tables`` (the request has a
+    table's token) a request for one of the table's bots names none (or the table's
+    own: `server.table_convert.bot_request_fits`)."""
+    if tables is not None:
+        from .table_convert import bot_request_fits
+        if bot_request_fits(tables, request.sealed, SEAT_OF_ENUM.get(request.seat, ""),
+                            request):
+            return {"name": "", "seed": 0, "advice_deals": DEFAULT_BOT_DEALS,
+                    "hint_deals": DEFAULT_BOT_DEALS}
     if request.bot not in NEXT_ACTION_BOTS:
         raise PositionError("bot", f"unknown bot {request.bot[:20]!r} (one of "
                             f"{', '.join(NEXT_ACTION_BOTS)})", "UNKNOWN_BOT")
@@ -284,10 +293,12 @@ def check_turn(game: GameRecord, seat: int) -> None:
                             f"not {letter}'s", "OUT_OF_TURN")
 
 
-def next_action_to_proto(found: Mapping[str, Any]) -> service_pb.NextActionResponse:
-    """`solver.play.game_play.next_action_figures`'s answer ``found`` as the response."""
-    out = service_pb.NextActionResponse(action=ACTIONS[found["action"]],
-                                        seat=ENUM_OF_SEAT[found["seat"]])
+def next_action_to_proto(found: Mapping[str, Any], out: Any = None) -> Any:
+    """`solver.play.game_play.next_action_figures`'s answer ``found`` as the response
+    (or into ``out``, a message with the same fields: a table's `BotDecision`)."""
+    if out is None:
+        out = service_pb.NextActionResponse()
+    out.action, out.seat = ACTIONS[found["action"]], ENUM_OF_SEAT[found["seat"]]
     answer, action = found["answer"], found["action"]
     if action == "call":
         out.call.seat = out.seat

@@ -20,9 +20,12 @@ import grpc
 
 from solver import CancelToken, Position, PositionError, SearchCancelled, make_or_set, solve
 from solver.game.jsondoc import CheckedObject
+from solver.game.progress import hand_may_stop
 from solver.game.view import View
 from solver.hidden.deals import count_deals, tile_probabilities
 from solver.hidden.hint import hint
+from solver.play.table import Tables
+from solver.play.table_store import TableStore
 from solver.search.analysis import analyze_hand
 from solver.search.table import solve_deal
 from texas42.v1 import deal_table_pb2 as table_pb
@@ -31,6 +34,7 @@ from texas42.v1 import hint_pb2
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
 from texas42.v1 import position_pb2 as pb
+from texas42.v1 import table_pb2
 from texas42.v1 import view_pb2 as view_pb
 
 from . import convert, hint_convert, status
@@ -75,21 +79,24 @@ def _parse(message: pb.Position) -> Position:
 
 
 def _table_field_path(json_field: str) -> str:
-    """The request field path of an error on a record (``record...``), on a table's
-    token (``sealed``) or on the person's seat (``seat``)."""
+    """The request field path of an error on a record (``record...``), or on a field of
+    the table request itself (its token, seat, seed, kind or bots)."""
     from .game_convert import record_field_path
-    return json_field if json_field in ("sealed", "seat") else record_field_path(json_field)
+    if json_field in ("sealed", "seat", "seed", "practice", "bots") or \
+            json_field.startswith("bots["):
+        return json_field
+    return record_field_path(json_field)
 
 
 class HintServicer(service_grpc.HintServiceServicer):
     """Solves on the `SolverPool` ``pool``; the event loop only converts and dispatches.
-    ``table_key`` seals the sealed table's tokens (None: a fresh key)."""
+    ``tables`` keeps the tables of the table RPCs (None: an in-memory store of its
+    own)."""
 
-    def __init__(self, pool: SolverPool, table_key: bytes | None = None) -> None:
-        from .sealed import Sealer
+    def __init__(self, pool: SolverPool, tables: Tables | None = None) -> None:
         self.pool = pool
-        #: Seals the hidden hands of the table RPCs (a fresh key when none is given).
-        self.sealer = Sealer(table_key)
+        #: The tables (their state, and the key that signs their tokens).
+        self.tables = tables if tables is not None else Tables(TableStore())
 
     # ------------------------------------------------------------------ RPCs
 
@@ -228,17 +235,19 @@ class HintServicer(service_grpc.HintServiceServicer):
         from . import game_convert, table_convert
 
         def work(token: CancelToken):
+            seated = None
             if request.sealed:
-                sealed = table_convert.open_sealed(self.sealer, request.record, request.sealed)
-                game = sealed.game
+                seated = self.tables.check(request.sealed,
+                                           game_convert.record_to_json(request.record))
+                game = seated.game
             else:
                 game = read_game(CheckedObject(game_convert.record_to_json(request.record)))
             response = game_convert.summary_to_proto(game)
             turn = game.next_action()
-            if request.sealed:
-                if not sealed.person_declares:  # a bot's discard stays hidden
-                    response.hands[-1].discard = ""
-                if turn is not None and turn["seat"] == sealed.seat:
+            if seated is not None:
+                if not seated.person_declares and not hand_may_stop(seated.hand):
+                    response.hands[-1].discard = ""   # a bot's discard stays hidden
+                if turn is not None and turn["seat"] == seated.seat:
                     response.legal.CopyFrom(table_convert.legal_to_proto(game))
             elif turn is not None:
                 response.legal.CopyFrom(table_convert.legal_to_proto(game))
@@ -261,35 +270,40 @@ class HintServicer(service_grpc.HintServiceServicer):
         async def body(token: CancelToken):
             # The bot's options are checked here (a bad one is refused at once, without
             # waiting for a worker); the record and the turn on the worker.
-            options = self.pool.check(lambda: game_convert.next_action_bot_options(request))
+            options = self.pool.check(lambda: game_convert.next_action_bot_options(
+                request, self.tables if request.sealed else None))
 
-            def work(token: CancelToken):
-                sealed = None
-                if request.sealed:
-                    sealed = table_convert.open_sealed(self.sealer, request.record,
-                                                       request.sealed)
-                    game = sealed.game
-                else:
-                    game = read_game(CheckedObject(game_convert.record_to_json(
-                        request.record)))
-                game_convert.check_turn(game, request.seat)
-                if sealed is not None and options["name"] == "cheat" \
-                        and game_convert.SEAT_OF_ENUM[request.seat] == sealed.seat:
-                    raise PositionError("bot", "the cheat bot sees the sealed hands: not for "
-                                        "the person's own seat", "INVALID_VALUE")
+            def ask(game):
                 bot = make_bot(options["name"], seed=options["seed"],
                                hint_deals=options["hint_deals"],
                                advice_deals=options["advice_deals"])
                 if hasattr(bot, "token"):
                     bot.token = token   # advice and cheat: their searches stop at the deadline
-                found = next_action_figures(game, bot)
+                return next_action_figures(game, bot)
+
+            def work(token: CancelToken):
+                if not request.sealed:
+                    game = read_game(CheckedObject(game_convert.record_to_json(
+                        request.record)))
+                    game_convert.check_turn(game, request.seat)
+                    return game_convert.next_action_to_proto(ask(game))
+                seat = game_convert.SEAT_OF_ENUM.get(request.seat)
+                if seat is None:
+                    game_convert.check_turn(read_game({"game": "42", "hands": []}),
+                                            request.seat)   # names the missing seat
+                if options["name"] == "cheat" and seat == self.tables.table_of(
+                        request.sealed).seat:
+                    raise PositionError("bot", "the cheat bot sees the hidden hands: not for "
+                                        "the person's own seat", "INVALID_VALUE")
+                _, found, by_bot = self.tables.next_action(
+                    request.sealed, game_convert.record_to_json(request.record), seat,
+                    ask, token)
                 response = game_convert.next_action_to_proto(found)
-                if sealed is not None:
-                    response.ClearField("figures")  # a bot's figures come from its hand
-                    if found["seat"] != sealed.seat:  # a bot's action: the token records it
-                        response.sealed = sealed.seal_bot_action(self.sealer, found)
-                        if found["action"] == "discard":
-                            response.tile = ""   # a bot's discard is sealed, not shown
+                if by_bot:
+                    response.ClearField("figures")   # shown with the deal, once it is over
+                    response.sealed = request.sealed
+                    if found["action"] == "discard":
+                        response.tile = ""   # a bot's discard is the table's
                 return response
 
             return await self._run(work, token)
@@ -301,35 +315,45 @@ class HintServicer(service_grpc.HintServiceServicer):
         return await self._solve_call(context, body, field_path=field_path)
 
     async def DealHand(self, request, context: grpc.aio.ServicerContext):
-        """The next hand of a game dealt for a person's seat: its tiles and the sealed
-        deal (no search: on a worker thread)."""
+        """A new table and its first hand, or a table's next hand: the person's tiles and
+        the hand's token (no search: on a worker thread)."""
         from . import table_convert
 
         def work(token: CancelToken):
-            return table_convert.deal_hand(self.sealer, request.record, request.seat,
-                                           request.seed if request.HasField("seed") else None)
+            return table_convert.deal_hand(self.tables, request)
 
         return await self._solve_call(context, lambda token: self._run(work, token),
                                       field_path=_table_field_path)
 
     async def RevealHand(self, request, context: grpc.aio.ServicerContext):
-        """The whole deal of a sealed hand once it is over (FAILED_PRECONDITION before)."""
-        from . import table_convert
+        """The whole deal of a table's hand once it is over (FAILED_PRECONDITION before),
+        with its bots' decisions and their figures."""
+        from . import game_convert, table_convert
 
         def work(token: CancelToken):
-            sealed = table_convert.open_sealed(self.sealer, request.record, request.sealed)
-            return table_convert.reveal_to_proto(sealed)
+            return table_convert.reveal_to_proto(self.tables.reveal(
+                request.sealed, game_convert.record_to_json(request.record)))
 
         return await self._solve_call(context, lambda token: self._run(work, token),
                                       field_path=_table_field_path)
 
     async def TakeWidow(self, request, context: grpc.aio.ServicerContext):
         """Three-player Moon: the widow for the person who won the auction."""
+        from . import game_convert
+
+        def work(token: CancelToken):
+            return table_pb2.TakeWidowResponse(widow=self.tables.widow(
+                request.sealed, game_convert.record_to_json(request.record)))
+
+        return await self._solve_call(context, lambda token: self._run(work, token),
+                                      field_path=_table_field_path)
+
+    async def ResumeTable(self, request, context: grpc.aio.ServicerContext):
+        """Where a table is: its person's record and the current hand's token."""
         from . import table_convert
 
         def work(token: CancelToken):
-            sealed = table_convert.open_sealed(self.sealer, request.record, request.sealed)
-            return table_convert.widow_to_proto(sealed)
+            return table_convert.resume_to_proto(self.tables.resume(request.sealed))
 
         return await self._solve_call(context, lambda token: self._run(work, token),
                                       field_path=_table_field_path)

@@ -1,13 +1,15 @@
 """The table RPCs on a real server (gRPC and Connect on 127.0.0.1): a person plays one
-seat of a game against bots with the hidden hands sealed in a token (DealHand,
-NextAction and CheckGame with ``sealed``, TakeWidow, RevealHand).
+seat of a game against bots, and the table (kept in the server's table database) is
+the authority: DealHand, NextAction and CheckGame with ``sealed``, TakeWidow,
+RevealHand, ResumeTable.
 
 Whole hands of 42, four-player and three-player Moon are driven through the API as a
-client would: every answer is scanned for tiles the person has not seen; each sealed
-NextAction is the unsealed answer on the full record without its figures; at the end
-the revealed deal is the seeded deal and the full record checks. Then the refusals
-(tampered tokens, another key, another game or hand, disagreeing tiles, too early)
-and the ``--table-key`` file shared by two servers."""
+client would: every answer is scanned for tiles the person has not seen (the truth is
+read from the server's database file, which the test owns); a rule bot's answer at the
+table is the same bot's answer on the full record; at the end the revealed deal is the
+table's. Then each way a person could learn or change what it must not (the issue's
+items 1-6) is tried, at every turn of a whole game, and refused.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import json
 import os
 import random
 import re
+import sqlite3
 import stat
 from typing import Any
 
@@ -24,7 +27,7 @@ from google.protobuf import json_format
 from grpc_helpers import assert_invalid, bad_request, connect_json
 
 from server.convert import ENUM_OF_SEAT, SEAT_OF_ENUM
-from server.game_convert import record_from_json
+from server.game_convert import record_from_json, record_to_json
 from server.launcher import ServerProcess
 from solver.game import tiles as T
 from solver.game.game_record import read_game
@@ -39,17 +42,18 @@ TIMEOUT = 120
 FIELD = {"N": "north", "E": "east", "S": "south", "W": "west"}
 RESPONSES = {"DealHand": table_pb.DealHandResponse, "CheckGame": hs.CheckGameResponse,
              "NextAction": hs.NextActionResponse, "RevealHand": table_pb.RevealHandResponse,
-             "TakeWidow": table_pb.TakeWidowResponse}
+             "TakeWidow": table_pb.TakeWidowResponse,
+             "ResumeTable": table_pb.ResumeTableResponse}
 
 
 @pytest.fixture(scope="module")
-def key_file(tmp_path_factory):
-    return str(tmp_path_factory.mktemp("table-key") / "table.key")
+def table_db(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("tables") / "tables.sqlite")
 
 
 @pytest.fixture(scope="module")
-def table_server(key_file):
-    with ServerProcess("--workers", "2", "--http-port", "0", "--table-key", key_file) as proc:
+def table_server(table_db):
+    with ServerProcess("--workers", "2", "--http-port", "0", "--table-db", table_db) as proc:
         yield proc
 
 
@@ -59,32 +63,70 @@ def table_stub(table_server):
         yield service_grpc.HintServiceStub(channel)
 
 
+class Failed(Exception):
+    """A refused call, the same over both transports: (status name, field, code)."""
+
+    def __init__(self, status: str, field: str, code: str, text: str) -> None:
+        super().__init__(f"{status} {field} {code}: {text}")
+        self.status, self.field, self.code, self.text = status, field, code, text
+
+
+_CONNECT_STATUS = {"invalid_argument": "INVALID_ARGUMENT",
+                   "failed_precondition": "FAILED_PRECONDITION"}
+
+
 class Client:
-    """One transport's calls; every answer is kept as JSON (the token left out) for the
-    leak scan."""
+    """One transport's calls; a refusal is raised as `Failed`."""
 
     def __init__(self, server, stub, transport: str) -> None:
         self.server, self.stub, self.transport = server, stub, transport
 
     def __call__(self, method: str, request: Any) -> Any:
         if self.transport == "grpc":
-            return getattr(self.stub, method)(request, timeout=TIMEOUT)
+            try:
+                return getattr(self.stub, method)(request, timeout=TIMEOUT)
+            except grpc.RpcError as err:
+                if err.code() == grpc.StatusCode.INVALID_ARGUMENT:
+                    violations, code = bad_request(err)
+                    raise Failed("INVALID_ARGUMENT", violations[0][0], code,
+                                 err.details()) from None
+                raise Failed(err.code().name, "", "", err.details()) from None
         status, body = connect_json(self.server, method, request)
-        assert status == 200, body
+        if status != 200:
+            details = {d.get("type", ""): d for d in body.get("details", [])}
+            info = next((d.get("debug", {}) for t, d in details.items() if "ErrorInfo" in t),
+                        {})
+            raise Failed(_CONNECT_STATUS.get(body["code"], body["code"]),
+                         info.get("metadata", {}).get("field", ""), info.get("reason", ""),
+                         body.get("message", ""))
         return json_format.ParseDict(body, RESPONSES[method]())
 
+    def refused(self, method: str, request: Any) -> Failed:
+        with pytest.raises(Failed) as err:
+            self(method, request)
+        return err.value
 
-def _json_without_token(message: Any) -> str:
-    data = json_format.MessageToDict(message)
-    data.pop("sealed", None)
-    return json.dumps(data)
+
+@pytest.fixture(params=["grpc", "connect"])
+def client(request, table_server, table_stub):
+    return Client(table_server, table_stub, request.param)
+
+
+def table_truth(db: str, token: str) -> dict[str, Any]:
+    """The table's state as stored (the test's view behind the server's back)."""
+    with sqlite3.connect(db) as con:
+        row = con.execute("SELECT state FROM tables WHERE id = ?",
+                          (token.split(".")[0],)).fetchone()
+    return json.loads(row[0])
 
 
 _QUOTED_TILE = re.compile(r'"([0-6]-[0-6])"')
 
 
 def assert_no_leak(message: Any, hidden: set[str]) -> None:
-    shown = set(_QUOTED_TILE.findall(_json_without_token(message)))
+    data = json_format.MessageToDict(message)
+    data.pop("sealed", None)
+    shown = set(_QUOTED_TILE.findall(json.dumps(data)))
     assert not shown & hidden, f"hidden tiles {shown & hidden} in {message}"
 
 
@@ -102,183 +144,347 @@ def _contract(auction, declaration: int, doubles: int) -> pb.Contract:
                        doubles=doubles)
 
 
-def drive_hand(call: Client, game: str, players: int, seat: str, seed: int, *,
-               bot: str = "rule", person: str = "random", earlier: dict | None = None,
-               compare: bool = True) -> dict:
-    """Play one hand at ``seat`` through the API; returns what happened."""
-    rng = random.Random(seed)
-    header = earlier or {"game": game, "first_shaker": "N",
-                         **({"players": players} if game == "moon" else {})}
-    record = record_from_json(header)
-    dealt = call("DealHand", table_pb.DealHandRequest(record=record, seat=ENUM_OF_SEAT[seat],
-                                                      seed=seed))
-    deal = Dealer(game, players).deal(seed=seed)
-    truth = deal.hands
-    widow = deal.widow
-    assert list(dealt.hand) == truth[seat]
-    again = call("DealHand", table_pb.DealHandRequest(record=record, seat=ENUM_OF_SEAT[seat],
-                                                      seed=seed))
-    assert list(again.hand) == truth[seat]
-    token = dealt.sealed
-    unseen = {t for s, tiles in truth.items() if s != seat for t in tiles}
-    if widow:
-        unseen.add(widow)
-    assert_no_leak(dealt, unseen)
-    page = game_pb.GameRecord()
-    page.CopyFrom(record)
-    hand = page.hands.add()
-    getattr(hand.hands, FIELD[seat]).extend(dealt.hand)
-    discard = None   # the hand's discard, once made (the test's knowledge, not the page's)
-    took_widow = bot_discarded = False
-    steps = 0
-    while True:
-        steps += 1
-        assert steps < 200
-        check = call("CheckGame", hs.CheckGameRequest(record=page, sealed=token))
-        played = set(hand.plays)
-        # The widow is the person's once it won the auction (its legal discards show it).
-        won = check.next.action == game_pb.GAME_ACTION_DISCARD and check.next.seat == \
-            ENUM_OF_SEAT[seat]
-        hidden = unseen - played - ({widow} if took_widow or won else set())
-        assert_no_leak(check, hidden)
-        if check.progress.over:
-            break
-        turn = check.next
-        who = SEAT_OF_ENUM[turn.seat]
-        if who == seat:
-            assert check.HasField("legal")
-            legal = check.legal
-            if turn.action == game_pb.GAME_ACTION_CALL:
-                calls = list(legal.calls)
-                if person == "pass":
-                    passes = [c for c in calls if not c.bid and not c.kind]
-                    choice = (passes or calls[:2])[-1]
-                elif person == "bid":
-                    choice = max((c for c in calls if c.bid and c.bid < 21),
-                                 key=lambda c: c.bid, default=calls[0])
-                else:
-                    choice = rng.choice(calls)
-                hand.auction.add().CopyFrom(choice)
-            elif turn.action == game_pb.GAME_ACTION_DECLARE:
-                hand.contract.CopyFrom(_contract(hand.auction, rng.choice(legal.declarations),
-                                                 pb.DOUBLES_OPTION_UNSPECIFIED))
-            elif turn.action == game_pb.GAME_ACTION_DISCARD:
-                took = call("TakeWidow", table_pb.TakeWidowRequest(record=page, sealed=token))
-                assert took.widow == widow
-                took_widow = True
-                hand.widow = took.widow   # the declarer may show the widow it took
-                assert sorted(legal.tiles) == sorted(truth[seat] + [widow])
-                discard = rng.choice(list(legal.tiles))
-                hand.contract.CopyFrom(_contract(hand.auction, rng.choice(legal.declarations),
-                                                 pb.DOUBLES_OPTION_UNSPECIFIED))
-                hand.discard = discard
+def _copy(record: game_pb.GameRecord) -> game_pb.GameRecord:
+    out = game_pb.GameRecord()
+    out.CopyFrom(record)
+    return out
+
+
+def new_table(call: Client, game: str, players: int, seat: str, bot: str = "rule",
+              first_shaker: str = "N") -> tuple[game_pb.GameRecord, table_pb.DealHandResponse]:
+    header = record_from_json({"game": game, "first_shaker": first_shaker,
+                               **({"players": players} if game == "moon" else {})})
+    bots = [table_pb.TableBot(seat=ENUM_OF_SEAT[s], bot=bot, advice_deals=8, hint_deals=4)
+            for s in "NESW"[:players] if s != seat]
+    dealt = call("DealHand", table_pb.DealHandRequest(record=header, seat=ENUM_OF_SEAT[seat],
+                                                      bots=bots))
+    page = _copy(header)
+    getattr(page.hands.add().hands, FIELD[seat]).extend(dealt.hand)
+    return page, dealt
+
+
+class Person:
+    """The person's side of a hand: its page (the record as it sees it), its token, and
+    what the test knows behind its back."""
+
+    def __init__(self, call: Client, db: str, page: game_pb.GameRecord, token: str,
+                 seat: str, rng: random.Random, style: str = "random") -> None:
+        self.call, self.db, self.page, self.token = call, db, page, token
+        self.seat, self.rng, self.style = seat, rng, style
+        self.hand = page.hands[-1]
+        state = table_truth(db, token)
+        dealt = state["record"]["hands"][-1]
+        self.truth = dealt["hands"]
+        self.widow = dealt.get("widow")
+        self.took_widow = self.bot_discarded = False
+        self.discard: str | None = None
+
+    @property
+    def hidden(self) -> set[str]:
+        unseen = {t for s, tiles in self.truth.items() if s != self.seat for t in tiles}
+        if self.widow and not self.took_widow:
+            unseen.add(self.widow)
+        return unseen - set(self.hand.plays)
+
+    def check(self) -> hs.CheckGameResponse:
+        answer = self.call("CheckGame", hs.CheckGameRequest(record=self.page, sealed=self.token))
+        won = answer.next.action == game_pb.GAME_ACTION_DISCARD and \
+            answer.next.seat == ENUM_OF_SEAT[self.seat]
+        if not answer.progress.over:   # once over, the deal may be shown (RevealHand)
+            assert_no_leak(answer, self.hidden - ({self.widow} if won else set()))
+        return answer
+
+    def act(self, check: hs.CheckGameResponse) -> None:
+        """The person's own action, chosen from the legal ones."""
+        legal, turn, rng = check.legal, check.next, self.rng
+        if turn.action == game_pb.GAME_ACTION_CALL:
+            calls = list(legal.calls)
+            if self.style == "pass":
+                passes = [c for c in calls if not c.bid and not c.kind]
+                choice = (passes or calls[:2])[-1]
+            elif self.style == "bid":
+                choice = max((c for c in calls if c.bid and c.bid < 21),
+                             key=lambda c: c.bid, default=calls[0])
             else:
-                hand.plays.append(rng.choice(list(legal.tiles)))
-            continue
-        assert not check.HasField("legal")
-        request = hs.NextActionRequest(record=page, seat=turn.seat, bot=bot, seed=seed + steps,
-                                       sealed=token, advice_deals=8, hint_deals=4)
-        answer = call("NextAction", request)
-        assert not answer.HasField("figures")
-        if compare:   # the same bot on the full record: the same answer, with figures
-            full = game_pb.GameRecord()
-            full.CopyFrom(page)
-            full_hand = full.hands[-1]
-            for s, tiles in truth.items():
-                del getattr(full_hand.hands, FIELD[s])[:]
-                getattr(full_hand.hands, FIELD[s]).extend(tiles)
-            if widow:
-                full_hand.widow = widow
-            if discard and full_hand.HasField("contract"):
-                full_hand.discard = discard
-            plain = hs.NextActionRequest()
-            plain.CopyFrom(request)
-            plain.record.CopyFrom(full)
-            plain.sealed = ""
-            open_answer = call("NextAction", plain)
-            expected = hs.NextActionResponse()
-            expected.CopyFrom(open_answer)
-            expected.ClearField("figures")
-            expected.sealed = answer.sealed
-            if answer.action == game_pb.GAME_ACTION_DISCARD:
-                discard = open_answer.tile
-                expected.tile = ""
-            assert answer == expected
-        # Every bot action comes with a new token that records it.
-        assert answer.sealed and answer.sealed != token
-        token = answer.sealed
-        after = played | ({answer.tile} if answer.tile else set())
-        assert_no_leak(answer, unseen - after - ({widow} if took_widow else set()))
-        if answer.action == game_pb.GAME_ACTION_CALL:
-            hand.auction.add().CopyFrom(answer.call)
-        elif answer.action == game_pb.GAME_ACTION_DECLARE:
-            hand.contract.CopyFrom(_contract(hand.auction, answer.declaration, answer.doubles))
-        elif answer.action == game_pb.GAME_ACTION_DISCARD:
-            assert not answer.tile
-            bot_discarded = True
-            hand.contract.CopyFrom(_contract(hand.auction, answer.declaration, answer.doubles))
+                choice = rng.choice(calls)
+            self.hand.auction.add().CopyFrom(choice)
+        elif turn.action == game_pb.GAME_ACTION_DECLARE:
+            self.hand.contract.CopyFrom(_contract(self.hand.auction,
+                                                  rng.choice(legal.declarations), 0))
+        elif turn.action == game_pb.GAME_ACTION_DISCARD:
+            took = self.call("TakeWidow", table_pb.TakeWidowRequest(record=self.page,
+                                                                     sealed=self.token))
+            assert took.widow == self.widow
+            self.took_widow = True
+            self.hand.widow = took.widow
+            assert sorted(legal.tiles) == sorted(self.truth[self.seat] + [self.widow])
+            self.discard = rng.choice(list(legal.tiles))
+            self.hand.contract.CopyFrom(_contract(self.hand.auction,
+                                                  rng.choice(legal.declarations), 0))
+            self.hand.discard = self.discard
         else:
-            hand.plays.append(answer.tile)
-    revealed = call("RevealHand", table_pb.RevealHandRequest(record=page, sealed=token))
-    assert {s: list(getattr(revealed.hands, FIELD[s])) for s in truth} == truth
-    assert revealed.seed == seed and revealed.widow == (widow or "")
-    if discard is not None:
-        assert revealed.discard == discard
-    # The full record: the page's plus the revealed hands, a valid game record.
-    full = game_pb.GameRecord()
-    full.CopyFrom(page)
-    for s in truth:
-        del getattr(full.hands[-1].hands, FIELD[s])[:]
-        getattr(full.hands[-1].hands, FIELD[s]).extend(getattr(revealed.hands, FIELD[s]))
-    full.hands[-1].widow = revealed.widow
-    if full.hands[-1].HasField("contract"):
-        full.hands[-1].discard = revealed.discard
-    checked = call("CheckGame", hs.CheckGameRequest(record=full))
-    assert checked.progress == check.progress
-    game_json = read_game(_record_json(full)).to_json()
-    assert game_json["hands"][-1]["hands"] == truth
-    return {"page": page, "full": full, "token": token, "truth": truth, "widow": widow,
-            "discard": discard, "bot_discarded": bot_discarded, "took_widow": took_widow,
-            "check": checked}
+            self.hand.plays.append(rng.choice(list(legal.tiles)))
+
+    def bot(self, check: hs.CheckGameResponse, compare: bool) -> hs.NextActionResponse:
+        """The bot to act acts (asked twice: the same answer, the same token)."""
+        assert not check.HasField("legal")
+        request = hs.NextActionRequest(record=self.page, seat=check.next.seat,
+                                       sealed=self.token)
+        answer = self.call("NextAction", request)
+        assert self.call("NextAction", request) == answer
+        assert not answer.HasField("figures") and answer.sealed == self.token
+        if compare:   # a rule bot at the table answers as on the full record
+            full = self.full_record()
+            plain = self.call("NextAction", hs.NextActionRequest(
+                record=full, seat=check.next.seat, bot="rule"))
+            if answer.action == game_pb.GAME_ACTION_DISCARD:
+                self.discard = plain.tile
+                plain.tile = ""
+            plain.ClearField("figures")
+            plain.sealed = self.token
+            assert answer == plain
+        assert_no_leak(answer, self.hidden - ({answer.tile} if answer.tile else set()))
+        if answer.action == game_pb.GAME_ACTION_CALL:
+            self.hand.auction.add().CopyFrom(answer.call)
+        elif answer.action in (game_pb.GAME_ACTION_DECLARE, game_pb.GAME_ACTION_DISCARD):
+            self.bot_discarded = answer.action == game_pb.GAME_ACTION_DISCARD
+            self.hand.contract.CopyFrom(_contract(self.hand.auction, answer.declaration,
+                                                  answer.doubles))
+        else:
+            self.hand.plays.append(answer.tile)
+        return answer
+
+    def full_record(self) -> game_pb.GameRecord:
+        full = _copy(self.page)
+        hand = full.hands[-1]
+        for s, tiles in self.truth.items():
+            del getattr(hand.hands, FIELD[s])[:]
+            getattr(hand.hands, FIELD[s]).extend(tiles)
+        if self.widow:
+            hand.widow = self.widow
+        state = table_truth(self.db, self.token)
+        discard = (state["record"]["hands"][-1].get("contract") or {}).get("discard")
+        if discard and hand.HasField("contract"):
+            hand.discard = discard
+        return full
+
+    def reveal(self) -> table_pb.RevealHandResponse:
+        revealed = self.call("RevealHand", table_pb.RevealHandRequest(record=self.page,
+                                                                      sealed=self.token))
+        assert {s: list(getattr(revealed.hands, FIELD[s])) for s in self.truth} == self.truth
+        assert revealed.widow == (self.widow or "")
+        for s in self.truth:
+            del getattr(self.hand.hands, FIELD[s])[:]
+            getattr(self.hand.hands, FIELD[s]).extend(getattr(revealed.hands, FIELD[s]))
+        self.hand.widow = revealed.widow
+        if self.hand.HasField("contract"):
+            self.hand.discard = revealed.discard
+        return revealed
 
 
-def _record_json(message: game_pb.GameRecord) -> dict:
-    from server.game_convert import record_to_json
-    return record_to_json(message)
+def play_hand(person: Person, compare: bool = True,
+              every_turn: Any = None) -> hs.CheckGameResponse:
+    """Play the hand to its end (or until it is decided); returns the last check."""
+    for _ in range(200):
+        check = person.check()
+        if every_turn is not None:
+            every_turn(person, check)
+        if check.progress.over:
+            return check
+        if check.next.seat == ENUM_OF_SEAT[person.seat]:
+            person.act(check)
+        else:
+            person.bot(check, compare)
+    raise AssertionError("the hand did not end")
 
 
-@pytest.fixture(params=["grpc", "connect"])
-def client(request, table_server, table_stub):
-    return Client(table_server, table_stub, request.param)
+@pytest.mark.parametrize("game,players,seat,style", [
+    ("42", 4, "S", "random"), ("moon", 4, "W", "random"), ("moon", 3, "E", "bid"),
+    ("moon", 3, "E", "pass")])
+def test_a_hand_at_the_table(client, table_db, game, players, seat, style):
+    """A whole hand through the API: no hidden tile in any answer, the rule bot's answers
+    those of the same bot on the full record, the revealed deal the table's, the record
+    then a valid game, and the next hand dealt once (asked twice: the same)."""
+    page, dealt = new_table(client, game, players, seat)
+    assert not dealt.practice and dealt.carried == 0
+    person = Person(client, table_db, page, dealt.sealed, seat, random.Random(7), style)
+    assert list(dealt.hand) == person.truth[seat]
+    assert_no_leak(dealt, person.hidden)
+    play_hand(person)
+    if style == "bid":   # the person outbids the bots, takes the widow, discards
+        assert person.took_widow and not person.bot_discarded and person.discard
+    if style == "pass":
+        assert person.bot_discarded and person.discard
+    revealed = person.reveal()
+    if person.discard:
+        assert revealed.discard == person.discard
+    seats = [d.seat for d in revealed.decisions]
+    assert seats and ENUM_OF_SEAT[seat] not in seats   # every bot decision, none of the person's
+    read_game(record_to_json(page))   # the page's record, revealed, is a valid game
+    nxt = client("DealHand", table_pb.DealHandRequest(record=page, sealed=dealt.sealed))
+    again = client("DealHand", table_pb.DealHandRequest(record=page, sealed=dealt.sealed))
+    assert (list(again.hand), again.sealed) == (list(nxt.hand), nxt.sealed)
+    assert nxt.sealed != dealt.sealed
+    assert list(nxt.hand) == table_truth(table_db, nxt.sealed)["record"]["hands"][1][
+        "hands"][seat]
 
 
-@pytest.mark.parametrize("seed", [3, 11])
-def test_42_hand_and_the_next(client, seed):
-    """A 42 hand at S with advice bots, then the next hand dealt after it."""
-    out = drive_hand(client, "42", 4, "S", seed, bot="advice")
-    page = out["page"]
-    assert page.hands[-1].HasField("contract") or not out["check"].hands[-1].HasField(
-        "contract")
-    # The next hand: the record with the revealed hand whole.
-    full = out["full"]
-    nxt = client("DealHand", table_pb.DealHandRequest(record=full, seat=pb.SEAT_SOUTH,
-                                                      seed=seed + 1))
-    assert len(nxt.hand) == 7
-    assert nxt.sealed != out["token"]
+# ------------------------------------------------ the issue's items 1-6, at every turn
 
 
-@pytest.mark.parametrize("seed", [5, 8])
-def test_moon_four_players(client, seed):
-    drive_hand(client, "moon", 4, "W", seed)
+def _other_tiles(person: Person) -> list[str]:
+    return sorted(person.hidden)
 
 
-@pytest.mark.parametrize("person,seed", [("bid", 4), ("pass", 6), ("bid", 9), ("pass", 12)])
-def test_moon_three_players(client, person, seed):
-    out = drive_hand(client, "moon", 3, "E", seed, person=person)
-    if person == "bid":   # the person outbids the bots here, takes the widow, discards
-        assert out["took_widow"] and not out["bot_discarded"] and out["discard"]
-    if person == "pass":
-        assert out["bot_discarded"] and out["discard"]
+def hostile(person: Person, check: hs.CheckGameResponse) -> None:
+    """At this turn, try each way to learn or change what the person must not; each is
+    refused, and the refusal is the same whatever the hidden tiles are."""
+    call, page, token = person.call, person.page, person.token
+    hand = person.hand
+    # 1. The deal is the table's: a seed is refused at a sealed table.
+    failed = call.refused("DealHand", table_pb.DealHandRequest(record=page, sealed=token,
+                                                               seed=12345))
+    assert failed.code == "SEED_AT_SEALED_TABLE"
+    # 2. A bot's turn cannot be re-rolled: another bot or seed for it is refused.
+    if not check.progress.over and check.next.seat != ENUM_OF_SEAT[person.seat]:
+        for change in ({"bot": "random"}, {"seed": 99}, {"hint_deals": 5}):
+            failed = call.refused("NextAction", hs.NextActionRequest(
+                record=page, seat=check.next.seat, sealed=token, **change))
+            assert failed.code == "TABLE_BOT_FIXED", change
+    # 3. No take-back: the person's last recorded action, changed, is refused.
+    mine = [i for i, c in enumerate(hand.auction) if c.seat == ENUM_OF_SEAT[person.seat]]
+    if mine:
+        changed = _copy(page)
+        target = changed.hands[-1].auction[mine[-1]]
+        target.bid, target.kind = (0, 0) if target.bid or target.kind else (41, 0)
+        assert call.refused("CheckGame", hs.CheckGameRequest(
+            record=changed, sealed=token)).code == "TAKEN_BACK"
+    # 4/6. A bot's action the table did not make is refused alike for every tile: a
+    # guessed play for the bot to play, and (three-player Moon, before the auction is
+    # over) a made-up contract naming the person as declarer with a guessed play.
+    answers = set()
+    if check.next.action == game_pb.GAME_ACTION_PLAY and \
+            check.next.seat != ENUM_OF_SEAT[person.seat]:
+        for tile in _other_tiles(person)[:6]:
+            forged = _copy(page)
+            forged.hands[-1].plays.append(tile)
+            failed = call.refused("CheckGame", hs.CheckGameRequest(record=forged, sealed=token))
+            assert tile not in failed.text
+            answers.add((failed.status, failed.field, failed.code, failed.text))
+        assert len(answers) == 1 and next(iter(answers))[2] == "NOT_THE_BOTS_ACTION"
+    if check.next.action == game_pb.GAME_ACTION_CALL and not hand.HasField("contract"):
+        answers = set()
+        for tile in _other_tiles(person)[:6] + ([person.widow] if person.widow else []):
+            forged = _copy(page)
+            fh = forged.hands[-1]
+            fh.contract.CopyFrom(pb.Contract(declarer=ENUM_OF_SEAT[person.seat],
+                                             declaration=pb.DECLARATION_SIXES, bid=30
+                                             if fh.hands else 4,
+                                             kind=pb.CONTRACT_KIND_STANDARD))
+            fh.plays.append(tile)
+            failed = call.refused("CheckGame", hs.CheckGameRequest(record=forged, sealed=token))
+            answers.add((failed.status, failed.field, failed.code, failed.text))
+        assert len(answers) == 1, answers
+    # 4. Forged history: an earlier hand with a bot's call changed is refused.
+    if len(page.hands) > 1:
+        forged = _copy(page)
+        earlier = forged.hands[0]
+        bot_call = next(c for c in earlier.auction if c.seat != ENUM_OF_SEAT[person.seat])
+        bot_call.bid, bot_call.kind = (84, 0) if bot_call.bid != 84 else (0, 0)
+        failed = call.refused("CheckGame", hs.CheckGameRequest(record=forged, sealed=token))
+        assert failed.code in ("RECORD_MISMATCH", "ILLEGAL_CALL", "CONTRACT_MISMATCH",
+                               "BID_TOO_LOW", "AUCTION_MISMATCH") or failed.field.startswith(
+                                   "record.hands[0]"), failed
+        assert failed.field.startswith("record.hands[0]") or failed.field == "record"
+
+
+def test_a_whole_sealed_game_over_http_refuses_every_cheat(table_server, table_stub,
+                                                            table_db):
+    """A whole 42 game at S against rule bots over HTTP/JSON, trying items 1-6 at every
+    turn: each is refused; an older hand's token is refused once the table moved on; the
+    next hand is dealt once; and the game ends with the table's record."""
+    call = Client(table_server, table_stub, "connect")
+    page, dealt = new_table(call, "42", 4, "S")
+    token, rng = dealt.sealed, random.Random(3)
+    old_tokens = []
+    for k in range(40):
+        person = Person(call, table_db, page, token, "S", rng)
+        play_hand(person, compare=False, every_turn=hostile)
+        person.reveal()
+        # 5. Deal shopping: the same hand of the same game is dealt once.
+        try:
+            nxt = call("DealHand", table_pb.DealHandRequest(record=page, sealed=token))
+        except Failed as failed:
+            assert failed.status == "FAILED_PRECONDITION" and "game is over" in failed.text
+            break
+        again = call("DealHand", table_pb.DealHandRequest(record=page, sealed=token))
+        assert list(again.hand) == list(nxt.hand)
+        # 3. An older token with another action, once the table moved on: refused.
+        old_tokens.append(token)
+        stale = _copy(page)
+        south = [i for i, t in enumerate(stale.hands[-1].plays) if t in person.truth["S"]]
+        if south:   # the person's last play, another of its tiles
+            plays = stale.hands[-1].plays
+            left = [t for t in person.truth["S"] if t not in plays]
+            if left:
+                plays[south[-1]] = left[0]
+            else:   # every tile played: the last two in the other order
+                plays[south[-1]], plays[south[-2]] = plays[south[-2]], plays[south[-1]]
+        for method, request in (("CheckGame", hs.CheckGameRequest(record=stale, sealed=token)),
+                                ("NextAction", hs.NextActionRequest(
+                                    record=stale, seat=pb.SEAT_EAST, sealed=token))):
+            failed = call.refused(method, request)
+            if south:
+                assert failed.status == "INVALID_ARGUMENT" and \
+                    failed.field.startswith(f"record.hands[{k}]"), failed
+            else:
+                assert failed.status == "FAILED_PRECONDITION" and \
+                    "continue with the latest token" in failed.text, failed
+        token = nxt.sealed
+        getattr(page.hands.add().hands, "south").extend(nxt.hand)
+    else:
+        raise AssertionError("the game did not end")
+    state = table_truth(table_db, token)
+    assert state["finished"]
+    stored = read_game(state["record"])
+    assert stored.is_over or len(stored.hands) == len(page.hands)
+    assert len(old_tokens) == len(page.hands) - 1 >= 2
+
+
+def test_resume_gives_the_person_view_and_the_latest_token(client, table_db):
+    page, dealt = new_table(client, "42", 4, "S")
+    person = Person(client, table_db, page, dealt.sealed, "S", random.Random(1))
+    for _ in range(9):
+        check = person.check()
+        if check.next.seat == pb.SEAT_SOUTH:
+            person.act(check)
+        else:
+            person.bot(check, compare=False)
+    person.check()   # the person's last action recorded
+    where = client("ResumeTable", table_pb.ResumeTableRequest(sealed=dealt.sealed))
+    assert where.sealed == dealt.sealed and where.seat == pb.SEAT_SOUTH
+    assert not where.practice and {b.seat for b in where.bots} == {
+        pb.SEAT_NORTH, pb.SEAT_EAST, pb.SEAT_WEST}
+    assert_no_leak(where, person.hidden)
+    mine = where.record.hands[-1]
+    assert list(mine.auction) == list(page.hands[-1].auction)
+    assert list(mine.plays) == list(page.hands[-1].plays)
+    assert sorted(mine.hands.south) == sorted(person.truth["S"])
+    assert not mine.hands.north and not mine.hands.east and not mine.hands.west
+
+
+def test_a_practice_table_deals_from_the_seed_and_says_so(client):
+    header = record_from_json({"game": "42", "first_shaker": "N"})
+    dealt = client("DealHand", table_pb.DealHandRequest(record=header, seat=pb.SEAT_SOUTH,
+                                                        seed=12345, practice=True))
+    assert dealt.practice
+    assert list(dealt.hand) == Dealer("42", 4).deal(seed=12345).hands["S"]
+    failed = client.refused("DealHand", table_pb.DealHandRequest(
+        record=header, seat=pb.SEAT_SOUTH, seed=12345))
+    assert (failed.field, failed.code) == ("seed", "SEED_AT_SEALED_TABLE")
+    sealed = client("DealHand", table_pb.DealHandRequest(record=header, seat=pb.SEAT_SOUTH))
+    assert not sealed.practice
+    assert list(sealed.hand) != list(dealt.hand)
 
 
 def test_check_game_legal_and_progress_without_token(table_stub):
@@ -320,275 +526,121 @@ def test_check_game_legal_and_progress_without_token(table_stub):
     assert not answer.HasField("legal") or not answer.legal.tiles
 
 
-# ------------------------------------------------------------------ refusals
+# ------------------------------------------------------------------ tokens (item 10)
 
 
-def _started(stub, seat=pb.SEAT_SOUTH, seed=21, first_shaker="N"):
-    record = record_from_json({"game": "42", "first_shaker": first_shaker})
-    dealt = stub.DealHand(table_pb.DealHandRequest(record=record, seat=seat, seed=seed),
-                          timeout=TIMEOUT)
-    page = game_pb.GameRecord()
-    page.CopyFrom(record)
-    hand = page.hands.add()
-    getattr(hand.hands, FIELD[SEAT_OF_ENUM[seat]]).extend(dealt.hand)
-    if first_shaker == "N":   # E calls first: the bot's call, as NextAction gives it
-        bot = stub.NextAction(hs.NextActionRequest(record=page, seat=pb.SEAT_EAST, bot="rule",
-                                                   seed=seed, sealed=dealt.sealed),
-                              timeout=TIMEOUT)
-        hand.auction.append(bot.call)
-        dealt = table_pb.DealHandResponse(sealed=bot.sealed, hand=dealt.hand)
-    return page, dealt
+def test_tokens_have_one_canonical_form(client):
+    page, dealt = new_table(client, "42", 4, "S")
+    token = dealt.sealed
+    client("CheckGame", hs.CheckGameRequest(record=page, sealed=token))
+    table_id, hand, mac = token.split(".")
+    standard = token.replace("-", "+").replace("_", "/")
+    variants = [token + "=", " " + token, token + " ", token + token, token + "." + token,
+                f"{table_id}.0{hand}.{mac}", f"{table_id}.{hand}.{mac}==",
+                token[:-1] + ("A" if token[-1] != "A" else "B"),
+                token[:5] + ("A" if token[5] != "A" else "B") + token[6:],
+                "garbage", "é" * 10, "x" * 5000]
+    if standard != token:
+        variants.append(standard)
+    for bad in variants:
+        failed = client.refused("CheckGame", hs.CheckGameRequest(record=page, sealed=bad))
+        assert (failed.status, failed.field, failed.code) == (
+            "INVALID_ARGUMENT", "sealed", "SEALED_INVALID"), bad
 
 
-def _flip(token: str, at: int) -> str:
-    c = token[at]
-    return token[:at] + ("A" if c != "A" else "B") + token[at + 1:]
+def test_a_token_of_another_server_or_a_lost_table(table_stub, tmp_path):
+    """Another key refuses the token; a server restarted on the same database honours
+    it (the key is kept there); one without its database names the lost table."""
+    db = str(tmp_path / "t.sqlite")
+    with ServerProcess("--workers", "1", "--table-db", db) as first, \
+            grpc.insecure_channel(first.address) as ch:
+        stub = service_grpc.HintServiceStub(ch)
+        call = Client(first, stub, "grpc")
+        page, dealt = new_table(call, "42", 4, "S")
+        failed = Client(None, table_stub, "grpc").refused(
+            "CheckGame", hs.CheckGameRequest(record=page, sealed=dealt.sealed))
+        assert failed.code == "SEALED_INVALID"
+    with ServerProcess("--workers", "1", "--table-db", db) as again, \
+            grpc.insecure_channel(again.address) as ch:
+        answer = service_grpc.HintServiceStub(ch).CheckGame(
+            hs.CheckGameRequest(record=page, sealed=dealt.sealed), timeout=TIMEOUT)
+        assert answer.next.seat == pb.SEAT_EAST
+    key = tmp_path / "k.key"
+    with ServerProcess("--workers", "1", "--table-key", str(key)) as keyed, \
+            grpc.insecure_channel(keyed.address) as ch:
+        call = Client(keyed, service_grpc.HintServiceStub(ch), "grpc")
+        page, dealt = new_table(call, "42", 4, "S")
+    assert stat.S_IMODE(os.stat(key).st_mode) == 0o600
+    with ServerProcess("--workers", "1", "--table-key", str(key)) as keyed, \
+            grpc.insecure_channel(keyed.address) as ch:
+        failed = Client(keyed, service_grpc.HintServiceStub(ch), "grpc").refused(
+            "CheckGame", hs.CheckGameRequest(record=page, sealed=dealt.sealed))
+        assert (failed.field, failed.code) == ("sealed", "TABLE_UNKNOWN")
+        assert "deal the hand again" in failed.text
 
 
-def test_bad_tokens_are_refused(table_stub):
-    page, dealt = _started(table_stub)
-    check = lambda token: table_stub.CheckGame(
-        hs.CheckGameRequest(record=page, sealed=token), timeout=TIMEOUT)
-    check(dealt.sealed)
-    for bad in (_flip(dealt.sealed, len(dealt.sealed) // 2), _flip(dealt.sealed, 5),
-                dealt.sealed[:-4], "garbage", "é" * 10, "x" * 5000):
-        assert_invalid(lambda bad=bad: check(bad), "sealed", "SEALED_INVALID")
-    with pytest.raises(grpc.RpcError) as err:
-        check("garbage")
-    assert "start a new hand" in bad_request(err.value)[0][0][1]
-    # another key: a server without the key file
-    with ServerProcess("--workers", "1") as other, grpc.insecure_channel(other.address) as ch:
-        other_stub = service_grpc.HintServiceStub(ch)
-        _, foreign = _started(other_stub)
-        assert_invalid(lambda: check(foreign.sealed), "sealed", "SEALED_INVALID")
-        assert_invalid(lambda: other_stub.CheckGame(hs.CheckGameRequest(
-            record=page, sealed=dealt.sealed), timeout=TIMEOUT), "sealed", "SEALED_INVALID")
-
-
-def test_token_of_another_game_or_hand(table_stub, client):
-    out = drive_hand(client, "42", 4, "N", 31, compare=False)
-    full = out["full"]
-    # One more earlier hand: the token of the first hand with the second.
-    second = client("DealHand", table_pb.DealHandRequest(record=full, seat=pb.SEAT_NORTH,
-                                                         seed=32))
-    longer = game_pb.GameRecord()
-    longer.CopyFrom(full)
-    longer.hands.add()
-    call = lambda record, token: table_stub.CheckGame(
-        hs.CheckGameRequest(record=record, sealed=token), timeout=TIMEOUT)
-    call(longer, second.sealed)
-    assert_invalid(lambda: call(longer, out["token"]), "sealed", "SEALED_MISMATCH")
-    # One less: the second hand's token on the first hand.
-    assert_invalid(lambda: call(out["page"], second.sealed), "sealed", "SEALED_MISMATCH")
-    # Another game: another first shaker, or an earlier hand changed.
-    _, dealt = _started(table_stub, first_shaker="E")
-    other, _ = _started(table_stub, first_shaker="N")
-    assert_invalid(lambda: call(other, dealt.sealed), "sealed", "SEALED_MISMATCH")
-    changed = game_pb.GameRecord()
-    changed.CopyFrom(longer)
-    changed.id = "renamed"   # free data: still the same game
-    call(changed, second.sealed)
-    changed.rules.all_pass = game_pb.ALL_PASS_RULE_FORCED
-    assert_invalid(lambda: call(changed, second.sealed), "sealed", "SEALED_MISMATCH")
-    moon = record_from_json({"game": "moon", "first_shaker": "N"})
-    moon.hands.add()
-    assert_invalid(lambda: call(moon, dealt.sealed), "sealed", "SEALED_MISMATCH")
-
-
-def test_tiles_that_disagree_with_the_token(table_stub):
-    page, dealt = _started(table_stub)
-    truth = Dealer("42").deal(seed=21).hand_ids
-    call = lambda record: table_stub.CheckGame(
-        hs.CheckGameRequest(record=record, sealed=dealt.sealed), timeout=TIMEOUT)
-    empty = game_pb.GameRecord()
-    empty.CopyFrom(page)
+def test_tiles_that_disagree_with_the_table(client, table_db):
+    page, dealt = new_table(client, "42", 4, "S")
+    truth = table_truth(table_db, dealt.sealed)["record"]["hands"][0]["hands"]
+    empty = _copy(page)
     empty.hands[0].ClearField("hands")
-    call(empty)   # the person's tiles may be left out
-    wrong = game_pb.GameRecord()
-    wrong.CopyFrom(page)
+    client("CheckGame", hs.CheckGameRequest(record=empty, sealed=dealt.sealed))
+    wrong = _copy(page)
     del wrong.hands[0].hands.south[0]
-    wrong.hands[0].hands.south.append(T.name_of(truth[1][0]))
-    assert_invalid(lambda: call(wrong), "record.hands[0].hands.south", "SEALED_HAND_MISMATCH")
-    other = game_pb.GameRecord()
-    other.CopyFrom(page)
-    other.hands[0].hands.east.extend(T.name_of(t) for t in truth[1])
-    assert_invalid(lambda: call(other), "record.hands[0].hands.east", "HIDDEN_HAND_GIVEN")
+    wrong.hands[0].hands.south.append(truth["E"][0])
+    failed = client.refused("CheckGame", hs.CheckGameRequest(record=wrong, sealed=dealt.sealed))
+    assert (failed.field, failed.code) == ("record.hands[0].hands.south",
+                                           "SEALED_HAND_MISMATCH")
+    other = _copy(page)
+    other.hands[0].hands.east.extend(truth["E"])
+    failed = client.refused("CheckGame", hs.CheckGameRequest(record=other, sealed=dealt.sealed))
+    assert (failed.field, failed.code) == ("record.hands[0].hands.east", "HIDDEN_HAND_GIVEN")
 
 
-def test_reveal_and_widow_refused_at_the_wrong_time(table_stub):
-    page, dealt = _started(table_stub)
-    with pytest.raises(grpc.RpcError) as err:
-        table_stub.RevealHand(table_pb.RevealHandRequest(record=page, sealed=dealt.sealed),
-                              timeout=TIMEOUT)
-    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert "not over" in err.value.details()
-    with pytest.raises(grpc.RpcError) as err:
-        table_stub.TakeWidow(table_pb.TakeWidowRequest(record=page, sealed=dealt.sealed),
-                             timeout=TIMEOUT)
-    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    # Three-player Moon, the person at S passes: a bot wins, the person may not take the
-    # widow.
-    record = record_from_json({"game": "moon", "first_shaker": "N"})
-    dealt = table_stub.DealHand(table_pb.DealHandRequest(record=record, seat=pb.SEAT_SOUTH,
-                                                         seed=2), timeout=TIMEOUT)
-    hand = record.hands.add()
-    token = dealt.sealed
-
-    def bot_call(seat):
-        nonlocal token
-        got = table_stub.NextAction(hs.NextActionRequest(record=record, seat=seat, bot="rule",
-                                                         seed=2, sealed=token),
-                                    timeout=TIMEOUT)
-        hand.auction.append(got.call)
-        token = got.sealed
-
-    take = lambda: table_stub.TakeWidow(
-        table_pb.TakeWidowRequest(record=record, sealed=token), timeout=TIMEOUT)
-    bot_call(pb.SEAT_EAST)
-    with pytest.raises(grpc.RpcError) as err:
-        take()
-    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert "auction is not over" in err.value.details()
-    hand.auction.append(game_pb.GameCall(seat=pb.SEAT_SOUTH))
-    bot_call(pb.SEAT_NORTH)
-    winner = _winning_call(hand.auction).seat
-    assert winner != pb.SEAT_SOUTH
-    with pytest.raises(grpc.RpcError) as err:
-        take()
-    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert f"{SEAT_OF_ENUM[winner]} won the auction" in err.value.details()
-    dealt = table_pb.DealHandResponse(sealed=token, hand=dealt.hand)
-    # The page may not pass a widow or discard it was never shown.
-    widow = Dealer("moon", 3).deal(seed=2).widow_id
-    hand.widow = T.name_of(widow)
-    assert_invalid(lambda: table_stub.CheckGame(hs.CheckGameRequest(
-        record=record, sealed=dealt.sealed), timeout=TIMEOUT), "record.hands[0].widow",
-        "HIDDEN_TILE_GIVEN")
-    hand.widow = ""
-    hand.contract.CopyFrom(_contract(hand.auction, pb.DECLARATION_SIXES, 0))
-    hand.discard = T.name_of(widow)
-    assert_invalid(lambda: table_stub.CheckGame(hs.CheckGameRequest(
-        record=record, sealed=dealt.sealed), timeout=TIMEOUT), "record.hands[0].discard",
-        "HIDDEN_TILE_GIVEN")
-    # The cheat bot does not play the person's own seat (it sees the sealed hands).
-    page, dealt = _started(table_stub)
-    assert_invalid(lambda: table_stub.NextAction(hs.NextActionRequest(
-        record=page, sealed=dealt.sealed, seat=pb.SEAT_SOUTH, bot="cheat"), timeout=TIMEOUT),
-        "bot", "INVALID_VALUE")
-
-
-def test_table_key_file_shared_by_two_servers(table_stub, key_file):
-    """Servers with the same key file accept each other's tokens; the file is 0600; the
-    key in T42_TABLE_KEY works too; a server with another key refuses them."""
-    assert stat.S_IMODE(os.stat(key_file).st_mode) == 0o600
-    page, dealt = _started(table_stub)
-    request = hs.CheckGameRequest(record=page, sealed=dealt.sealed)
-    with open(key_file, encoding="ascii") as f:
-        key = f.read().strip()
-    for args, env in ((("--table-key", key_file), None), ((), {"T42_TABLE_KEY": key}),
-                      ((), None)):
-        with ServerProcess("--workers", "1", *args, env=env) as other, \
-                grpc.insecure_channel(other.address) as ch:
-            other_stub = service_grpc.HintServiceStub(ch)
-            if args or env:
-                answer = other_stub.CheckGame(request, timeout=TIMEOUT)
-                assert answer.next.seat == pb.SEAT_SOUTH and answer.HasField("legal")
-                their_page, theirs = _started(other_stub, seed=40)
-                truth = Dealer("42").deal(seed=40).hands["S"]
-                assert list(theirs.hand) == truth
-                table_stub.CheckGame(hs.CheckGameRequest(record=their_page, sealed=theirs.sealed),
-                                     timeout=TIMEOUT)
-            else:
-                assert_invalid(lambda stub=other_stub: stub.CheckGame(request, timeout=TIMEOUT),
-                               "sealed", "SEALED_INVALID")
-
-
-def test_new_key_file_is_created(tmp_path):
-    path = tmp_path / "new.key"
-    with ServerProcess("--workers", "1", "--table-key", str(path)):
-        pass
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert len(path.read_text().strip()) == 44
-
-
-def test_a_bot_action_the_server_did_not_give_is_refused(table_stub):
-    """The record cannot try out guesses of a bot's tiles or calls: a play, call or
-    declaration of a bot's seat that NextAction did not answer is refused alike, whether
-    the bot holds the tile or not."""
-    record = record_from_json({"game": "42", "first_shaker": "W"})
-    dealt = table_stub.DealHand(table_pb.DealHandRequest(record=record, seat=pb.SEAT_SOUTH,
-                                                         seed=50), timeout=TIMEOUT)
-    truth = Dealer("42").deal(seed=50).hand_ids
-    hand = record.hands.add()
-    token = dealt.sealed
-    check = lambda token: table_stub.CheckGame(
-        hs.CheckGameRequest(record=record, sealed=token), timeout=TIMEOUT)
-    # N calls first: a forged plunge (or a pass) for N is refused the same way.
-    for forged in (game_pb.GameCall(seat=pb.SEAT_NORTH, kind=pb.CONTRACT_KIND_PLUNGE),
-                   game_pb.GameCall(seat=pb.SEAT_NORTH)):
-        hand.auction.append(forged)
-        assert_invalid(lambda: check(token), "record.hands[0].auction[0]",
-                       "NOT_THE_BOTS_ACTION")
-        del hand.auction[:]
-    answer = table_stub.NextAction(hs.NextActionRequest(record=record, seat=pb.SEAT_NORTH,
-                                                        bot="rule", seed=1, sealed=token),
-                                   timeout=TIMEOUT)
-    assert answer.sealed and answer.sealed != token
-    hand.auction.append(answer.call)
-    assert_invalid(lambda: check(token), "record.hands[0].auction[0]", "NOT_THE_BOTS_ACTION")
-    token = answer.sealed
-    check(token)
-    # The token's call may not be dropped either.
-    del hand.auction[:]
-    assert_invalid(lambda: check(token), "record.hands[0].auction", "NOT_THE_BOTS_ACTION")
-    hand.auction.append(answer.call)
-    # Play the hand to the first bot play, then forge it: a tile the bot holds and one it
-    # does not are refused alike.
-    def act(seat):
-        nonlocal token
-        got = table_stub.NextAction(hs.NextActionRequest(record=record, seat=seat, bot="rule",
-                                                         seed=1, sealed=token),
-                                    timeout=TIMEOUT)
-        token = got.sealed or token
-        return got
+def test_reveal_and_widow_refused_at_the_wrong_time(client, table_db):
+    page, dealt = new_table(client, "42", 4, "S")
+    failed = client.refused("RevealHand", table_pb.RevealHandRequest(record=page,
+                                                                      sealed=dealt.sealed))
+    assert failed.status == "FAILED_PRECONDITION" and "not over" in failed.text
+    failed = client.refused("TakeWidow", table_pb.TakeWidowRequest(record=page,
+                                                                    sealed=dealt.sealed))
+    assert failed.status == "FAILED_PRECONDITION"
+    # Three-player Moon, the person at S passes: a bot wins; no widow for the person, and
+    # the page may not pass a widow or a discard it was never shown.
+    page, dealt = new_table(client, "moon", 3, "S")
+    person = Person(client, table_db, page, dealt.sealed, "S", random.Random(2), "pass")
     while True:
-        state = check(token)
-        if state.next.action == game_pb.GAME_ACTION_PLAY and state.next.seat != pb.SEAT_SOUTH:
+        check = person.check()
+        if check.next.action != game_pb.GAME_ACTION_CALL:
             break
-        if state.next.seat == pb.SEAT_SOUTH:
-            if state.next.action == game_pb.GAME_ACTION_CALL:
-                hand.auction.append(state.legal.calls[0])
-            elif state.next.action == game_pb.GAME_ACTION_DECLARE:
-                hand.contract.CopyFrom(_contract(hand.auction, state.legal.declarations[0], 0))
-            else:
-                hand.plays.append(state.legal.tiles[0])
-            continue
-        got = act(state.next.seat)
-        if got.action == game_pb.GAME_ACTION_CALL:
-            hand.auction.append(got.call)
-        elif got.action == game_pb.GAME_ACTION_DECLARE:
-            hand.contract.CopyFrom(_contract(hand.auction, got.declaration, got.doubles))
-    bot = "NESW"[state.next.seat - pb.SEAT_NORTH]
-    index = len(hand.plays)
-    held = T.name_of(truth["NESW".index(bot)][0])
-    other = next(T.name_of(t) for s, tiles in truth.items() if s not in ("NESW".index(bot), 2)
-                 for t in tiles)
-    for forged in (held, other):
-        hand.plays.append(forged)
-        with pytest.raises(grpc.RpcError) as err:
-            check(token)
-        violations, code = bad_request(err.value)
-        assert (violations[0][0], code) == (f"record.hands[0].plays[{index}]",
-                                             "NOT_THE_BOTS_ACTION")
-        assert forged not in violations[0][1]
-        del hand.plays[-1]
-    if hand.HasField("contract") and hand.contract.declarer != pb.SEAT_SOUTH and \
-            hand.contract.kind in (0, pb.CONTRACT_KIND_STANDARD):
-        changed = game_pb.GameRecord()
-        changed.CopyFrom(record)
-        decl = changed.hands[0].contract.declaration
-        changed.hands[0].contract.declaration = pb.DECLARATION_BLANKS \
-            if decl != pb.DECLARATION_BLANKS else pb.DECLARATION_ONES
-        assert_invalid(lambda: table_stub.CheckGame(hs.CheckGameRequest(
-            record=changed, sealed=token), timeout=TIMEOUT),
-            "record.hands[0].contract.declaration", "NOT_THE_BOTS_ACTION")
+        if check.next.seat == pb.SEAT_SOUTH:
+            person.act(check)
+        else:
+            person.bot(check, compare=False)
+    failed = client.refused("TakeWidow", table_pb.TakeWidowRequest(record=page,
+                                                                    sealed=dealt.sealed))
+    assert failed.status == "FAILED_PRECONDITION" and "won the auction" in failed.text
+    forged = _copy(page)
+    forged.hands[0].widow = person.widow
+    failed = client.refused("CheckGame", hs.CheckGameRequest(record=forged, sealed=dealt.sealed))
+    assert (failed.field, failed.code) == ("record.hands[0].widow", "HIDDEN_TILE_GIVEN")
+    # The cheat bot does not play the person's own seat (it sees the hidden hands).
+    page, dealt = new_table(client, "42", 4, "N")
+    failed = client.refused("NextAction", hs.NextActionRequest(
+        record=page, sealed=dealt.sealed, seat=pb.SEAT_EAST, bot="cheat"))
+    assert failed.code == "TABLE_BOT_FIXED"
+
+
+def test_the_persons_own_seat_may_ask_any_bot(client):
+    """NextAction for the person's own seat is advice from its view: any bot and seed
+    (not cheat), nothing recorded."""
+    page, dealt = new_table(client, "42", 4, "E")   # E calls first
+    answer = client("NextAction", hs.NextActionRequest(record=page, sealed=dealt.sealed,
+                                                       seat=pb.SEAT_EAST, bot="random",
+                                                       seed=4))
+    assert answer.action == game_pb.GAME_ACTION_CALL and not answer.sealed
+    failed = client.refused("NextAction", hs.NextActionRequest(
+        record=page, sealed=dealt.sealed, seat=pb.SEAT_EAST, bot="cheat"))
+    assert (failed.field, failed.code) == ("bot", "INVALID_VALUE")
+    check = client("CheckGame", hs.CheckGameRequest(record=page, sealed=dealt.sealed))
+    assert check.next.seat == pb.SEAT_EAST and check.HasField("legal")

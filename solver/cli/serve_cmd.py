@@ -73,12 +73,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--http-port", type=_int_in(0, 65535), default=None,
                    help="also serve the API over HTTP/JSON (Connect) and the web page on "
                         "this port (0: a free one, logged at start)")
+    p.add_argument("--table-db", metavar="FILE", default=None,
+                   help="the table database (SQLite, created when missing): every table a "
+                        "person plays at (its deal, bots and actions) and the finished "
+                        "games, with the key that signs the tables' tokens, so that a "
+                        "restart ends no game and servers on this host sharing FILE serve "
+                        "each other's tables. Without it: in memory (games end with the "
+                        "process)")
     p.add_argument("--table-key", metavar="FILE", default=None,
-                   help="the key that seals a table's hidden hands (DealHand): read from "
-                        "FILE, created with a new key (mode 0600) when missing, so that "
-                        "tokens outlive the process and servers sharing FILE accept each "
-                        "other's. Without it: the key in $T42_TABLE_KEY, else a fresh key "
-                        "per process (tokens die with the server)")
+                   help="the key that signs the tables' tokens, read from FILE (created "
+                        "with a new key, mode 0600, when missing). Without it: the key in "
+                        "$T42_TABLE_KEY, else the one kept in the table database")
     p.set_defaults(run=run_serve)
 
 
@@ -92,7 +97,7 @@ def run_serve(args: argparse.Namespace) -> int:
     config = ServerConfig(host=args.host, port=args.port, workers=args.workers or 0,
                           max_queue=args.max_queue, grace=args.grace,
                           metrics_port=args.metrics_port, http_port=args.http_port,
-                          table_key=args.table_key)
+                          table_key=args.table_key, table_db=args.table_db)
     try:
         run(config)
     except ServerError as exc:  # a busy port (gRPC or metrics): one line, like bad options
