@@ -5,8 +5,9 @@ submitted and not yet written, and writes each finished chunk to its part
 file; memory stays bounded whatever the input's size. A chunk whose worker
 dies is run again elsewhere (the scheduler reschedules it; ``retries``
 covers a task that raised). A run stopped anyhow is resumed by the same
-command: done chunks are skipped, and an input that no longer matches them
-is refused before anything is mixed.
+command: done chunks are skipped (a part damaged since is run again: see
+`store`), and an input that no longer matches them is refused before
+anything is mixed.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any, Iterator
 from ..game.errors import quoted
 from .chunks import Chunk, open_input, read_chunks
 from .jobs import JOBS, run_chunk
-from .store import BatchError, OutputDir
+from .store import BatchError, OutputDir, Part
 
 #: Test hook: "DIR:FIRST" holds every chunk from index FIRST on (see jobs._hold).
 HOLD_ENV = "T42_BATCH_HOLD"
@@ -154,7 +155,7 @@ def run_batch(job_name: str, source: str, outdir: str, *, options: dict | None =
 
 
 def _check_input(source: str, chunk_size: int, store: OutputDir,
-                 done: dict[int, str]) -> tuple[int, int]:
+                 done: dict[int, Part]) -> tuple[int, int]:
     records = chunks = 0
     with open_input(source) as stream:
         for chunk in read_chunks(stream, chunk_size):
@@ -165,7 +166,7 @@ def _check_input(source: str, chunk_size: int, store: OutputDir,
     return records, chunks
 
 
-def _check_no_extra_parts(store: OutputDir, done: dict[int, str], chunks: int) -> None:
+def _check_no_extra_parts(store: OutputDir, done: dict[int, Part], chunks: int) -> None:
     extra = [i for i in done if i >= chunks]
     if extra:
         raise store.changed(f"it has {chunks} chunks, the run has a part for chunk {min(extra)}")
@@ -210,7 +211,7 @@ class _Runner:
     """The submit / collect loop of one run."""
 
     def __init__(self, client, job_name: str, options: dict, store: OutputDir,
-                 done: dict[int, str], retries: int, in_flight: int,
+                 done: dict[int, Part], retries: int, in_flight: int,
                  hold: tuple[str, int] | None, stop: _StopSignals) -> None:
         self.client = client
         self.job_name, self.options = job_name, options
@@ -280,8 +281,8 @@ class _Runner:
         if future.status == "error":
             self.failed.append((chunk.where, future.exception()))
         else:
-            self.store.write_part(chunk.index, chunk.digest, future.result())
-            self.done[chunk.index] = chunk.digest
+            self.done[chunk.index] = self.store.write_part(chunk.index, chunk.digest,
+                                                           future.result())
             self.written.append(chunk.index)
             self.records += chunk.records
             self.ran += chunk.records

@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "--scheduler names one. Finished chunks go to OUTDIR/parts/; at the end "
                     "OUTDIR/results.jsonl holds one line per record, in input order, as "
                     "`t42 JOB --json` prints it. Running the same command again resumes a "
-                    "stopped run.")
+                    "stopped run; a part damaged since it was written is run again.")
     p.add_argument("job", choices=sorted(JOBS), metavar="JOB",
                    help="one of: " + ", ".join(sorted(JOBS)))
     p.add_argument("input", metavar="INPUT", help="JSON Lines file, or - for standard input")
