@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable, Iterator
 
 from ..game.errors import PositionError, quoted
 from ..hidden.hint import default_threads
@@ -59,7 +60,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--records", metavar="FILE",
                    help="write every hand (--games: every game, a game record) played to "
                         "FILE as JSON Lines as it is played; --games resumes from the "
-                        "games FILE already holds")
+                        "games FILE (a regular file) already holds, and plays again a "
+                        "game not written whole or not played to its end")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(run=run_arena_cmd)
@@ -190,21 +192,75 @@ def _rules_option(text: str | None) -> dict | None:
     return rules
 
 
-def _resume(path: str, run: GameArenaRun, first: int, games: int) -> tuple[list[dict], int]:
-    """The complete games of ``run`` a records file already holds (the file is rewritten
-    with them alone: a game whose second table was not written is played again), and how
-    many of games ``first`` .. ``first + games - 1`` they are."""
-    if not os.path.exists(path):
-        return [], 0
+#: The longest line a records file may hold. A game record is a few kB; a line past this
+#: is no record, and is refused without being read whole.
+MAX_RECORD_LINE = 4 * 2 ** 20
+
+#: What `stat` calls the kinds of file that are not regular files.
+_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
+               (stat.S_ISSOCK, "a socket"))
+
+
+def _open_records(path: str) -> BinaryIO | None:
+    """The records file at ``path`` opened to be read, None when there is none.
+
+    Only a regular file is read: a device (/dev/full, /dev/zero) never ends, a FIFO
+    waits for a writer, and none of them can hold the games to resume from.
+    """
     try:
-        with open(path, encoding="utf-8") as f:
-            records, _ = read_arena_records(f, run, path)
-    except (OSError, UnicodeDecodeError) as exc:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer (no effect on a file).
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:         # ValueError: a NUL in the path
         raise PositionError("--records", f"cannot read {quoted(path)}: "
                             f"{getattr(exc, 'strerror', None) or exc}", "READ_FAILED") from None
-    kept = [r for pair in complete_games(records).values() for r in pair]
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = next((name for test, name in _FILE_KINDS if test(mode)), "not a file")
+        raise PositionError("--records", f"{quoted(path)} is {kind}, not a regular file: "
+                            "give a file to keep the games in", "NOT_A_FILE")
+    return os.fdopen(fd, "rb")
+
+
+def _record_lines(f: BinaryIO, path: str) -> Iterator[str]:
+    """The lines of the records file ``f`` (at ``path``), each read with a bound."""
+    for number, raw in enumerate(iter(lambda: f.readline(MAX_RECORD_LINE + 1), b""), 1):
+        if len(raw) > MAX_RECORD_LINE:
+            raise PositionError(f"{path}: line {number}", f"longer than "
+                                f"{MAX_RECORD_LINE // 2 ** 20} MB: not a game record",
+                                "LINE_TOO_LONG")
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise PositionError(f"{path}: line {number}", "not UTF-8 text: not a game record",
+                                "INVALID_ENCODING") from None
+
+
+def _resume(path: str, run: GameArenaRun, first: int, games: int
+            ) -> tuple[list[dict], int, list[str]]:
+    """The complete games of ``run`` a records file already holds (the file is rewritten
+    with them alone: a game with a table not written whole, or not played to its end,
+    is played again), how many of games ``first`` .. ``first + games - 1`` they are,
+    and a line for each game to be played again."""
+    f = _open_records(path)
+    if f is None:
+        return [], 0, []
+    try:
+        with f:
+            held = read_arena_records(_record_lines(f, path), run, path)
+    except OSError as exc:
+        raise PositionError("--records", f"cannot read {quoted(path)}: "
+                            f"{exc.strerror or exc}", "READ_FAILED") from None
+    notes = [f"line {line} of {path} is game {index}, table {table}, not played to its end:"
+             f" game {index} is played again" for line, index, table in held.unfinished]
+    if held.cut:
+        notes.append(f"the last line of {path} was cut short: its game is played again")
+    kept = [r for pair in complete_games(held.records).values() for r in pair]
     indices = {r["meta"]["arena"]["index"] for r in kept}
-    return kept, sum(1 for i in indices if first <= i < first + games)
+    return kept, sum(1 for i in indices if first <= i < first + games), notes
 
 
 def run_games_cmd(args: argparse.Namespace) -> int:
@@ -219,7 +275,9 @@ def run_games_cmd(args: argparse.Namespace) -> int:
     kept: list[dict] = []
     resumed = 0
     if args.records:
-        kept, resumed = _resume(args.records, run, 0, args.games)
+        kept, resumed, notes = _resume(args.records, run, 0, args.games)
+        for note in notes:
+            print(f"t42 arena: {note}", file=sys.stderr)
     out = _RecordsFile(args.records)
     # The file is written anew with the games it already held, then each game played.
     refused = out.open(kept)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..game.auction import SEATS, read_rules
 from ..game.errors import PositionError, quoted
@@ -206,45 +206,93 @@ def run_game_arena(run: GameArenaRun, games: int, *, workers: int = 1, first_gam
 
 # ------------------------------------------------------------------ reading records back
 
+@dataclass(frozen=True)
+class ArenaRecords:
+    """What a records file holds for a run (`read_arena_records`).
+
+    Attributes:
+        records: The tables of the run played to their end (game records as JSON), in
+            the file's order.
+        unfinished: (line, game index, table) of each table whose game is not won
+            (a record cut back): that game is to be played again, both tables.
+        cut: Whether the last line was cut short (a run stopped while writing it); it
+            is dropped and its game played again.
+    """
+
+    records: list[dict[str, Any]]
+    unfinished: list[tuple[int, int, int]]
+    cut: bool
+
+
 def read_arena_records(lines: Iterable[str], run: GameArenaRun, where: str = "records"
-                       ) -> tuple[list[dict[str, Any]], bool]:
-    """The records of ``run`` in the lines of a records file, and whether its last line
-    was cut short (a run stopped while writing it: that line is dropped).
+                       ) -> ArenaRecords:
+    """The records of ``run`` in the lines of a records file, read one line at a time.
 
     Raises `PositionError` for a line that is not a record of this run (another run's
-    file is never mixed in), naming the line (``where`` prefixes the field).
+    file is never mixed in), naming the line (``where`` prefixes the field). A table
+    whose game is not won, or a last line cut short, is no error: the `ArenaRecords`
+    say which, and their games are played again.
     """
-    rows = list(lines)
     out: list[dict[str, Any]] = []
-    cut = False
-    for number, line in enumerate(rows, 1):
+    unfinished: list[tuple[int, int, int]] = []
+    for number, line, last in _numbered(lines):
         if not line.strip():
             continue
+        here = f"{where}: line {number}"
         try:
             data = json.loads(line)
-        except ValueError:
-            if number == len(rows) and not line.endswith("\n"):
-                cut = True
-                break
-            raise PositionError(f"{where}: line {number}", "not JSON", "INVALID_JSON") from None
-        arena = data.get("meta", {}).get("arena") if isinstance(data, dict) and \
-            isinstance(data.get("meta"), dict) else None
-        if not isinstance(arena, dict):
-            raise PositionError(f"{where}: line {number}", "not a record of the game arena "
-                                "(no meta.arena)", "INVALID_VALUE")
-        settings = {k: arena.get(k) for k in run.to_json()}
-        if settings != run.to_json():
-            differ = [k for k in run.to_json() if settings[k] != run.to_json()[k]]
-            raise PositionError(f"{where}: line {number}", "a record of another run ("
-                                + ", ".join(f"{k} {json.dumps(settings[k])}" for k in differ)
-                                + ")", "INVALID_VALUE")
+        except (ValueError, RecursionError):
+            if last and not line.endswith("\n"):
+                return ArenaRecords(out, unfinished, True)
+            raise PositionError(here, "not JSON", "INVALID_JSON") from None
+        index, table = _place(data, run, here)
         try:
-            read_game(data)
+            game = read_game(data)
         except PositionError as exc:
-            raise PositionError(f"{where}: line {number}: {exc.field}", exc.reason,
-                                exc.code) from None
-        out.append(data)
-    return out, cut
+            raise PositionError(f"{here}: {exc.field}", exc.reason, exc.code) from None
+        if game.is_over:
+            out.append(data)
+        else:
+            unfinished.append((number, index, table))
+    return ArenaRecords(out, unfinished, False)
+
+
+def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str, bool]]:
+    """(1-based number, line, whether it is the last) for each of ``lines``."""
+    rows = iter(lines)
+    line = next(rows, None)
+    number = 0
+    while line is not None:
+        number += 1
+        following = next(rows, None)
+        yield number, line, following is None
+        line = following
+
+
+def _place(data: Any, run: GameArenaRun, here: str) -> tuple[int, int]:
+    """(game index, table) of a record of ``run``; `PositionError` (field ``here``) for a
+    record of no arena run or of another one."""
+    arena = data.get("meta", {}).get("arena") if isinstance(data, dict) and \
+        isinstance(data.get("meta"), dict) else None
+    if not isinstance(arena, dict):
+        raise PositionError(here, "not a record of the game arena (no meta.arena)",
+                            "INVALID_VALUE")
+    expected = run.to_json()
+    settings = {k: arena.get(k) for k in expected}
+    if settings != expected:
+        differ = [k for k in expected if settings[k] != expected[k]]
+        raise PositionError(here, "a record of another run ("
+                            + ", ".join(f"{k} {json.dumps(settings[k])}" for k in differ)
+                            + ")", "INVALID_VALUE")
+    index, table = arena.get("index"), arena.get("table")
+    if type(index) is not int or not 0 <= index <= MAX_SEED or type(table) is not int \
+            or table not in (0, 1):
+        raise PositionError(here, "meta.arena: index must be a game number and table 0 or 1",
+                            "INVALID_VALUE")
+    if (arena.get("NS"), arena.get("EW")) != run.seats(table):
+        raise PositionError(here, f"meta.arena: NS and EW must be the bots of table {table}",
+                            "INVALID_VALUE")
+    return index, table
 
 
 def complete_games(records: Iterable[Mapping[str, Any]]) -> dict[int, list[Mapping[str, Any]]]:
@@ -387,7 +435,8 @@ def summarize_games(records: Iterable[Mapping[str, Any]], a: str, b: str) -> Gam
 
     Args:
         records: The run's game records (dicts with ``meta.arena``), in any
-            order; a game with one table only is left out.
+            order; a game with one table only, or with a table not played to its
+            end, is left out.
         a: The first bot's name.
         b: The second bot's name.
 
@@ -400,7 +449,11 @@ def summarize_games(records: Iterable[Mapping[str, Any]], a: str, b: str) -> Gam
     >>> stats.games, stats.bots["A"].tables_won, stats.unit
     (1, 2, 'marks')
     """
-    games = complete_games(records)
+    games = {}
+    for index, pair in complete_games(records).items():
+        played = [read_game(r) for r in pair]
+        if all(g.is_over for g in played):   # an unfinished table has no winner to count
+            games[index] = played
     roles = {"A": a, "B": b}
     tables_won = {"A": 0, "B": 0}
     won_both = {"A": 0, "B": 0}
@@ -410,8 +463,7 @@ def summarize_games(records: Iterable[Mapping[str, Any]], a: str, b: str) -> Gam
     hands = thrown = contracts = split = paired = 0
     diffs: list[float] = []
     unit = "marks"
-    for pair in games.values():
-        played = [read_game(r) for r in pair]
+    for played in games.values():
         unit = "marks" if played[0].rules.in_marks else "points"
         winners = []
         for table, rec in enumerate(played):
@@ -513,6 +565,6 @@ def _rate(rate: float | None, ci: Sequence[float] | None) -> str:
     return f"{rate:9.3f} {ci[0]:.3f} - {ci[1]:.3f}"
 
 
-__all__ = ["ARENA_BOTS", "GameArenaRun", "GameArenaStats", "check_game_run", "complete_games",
-           "contract_kind", "format_game_stats", "play_duplicate_game", "play_table",
-           "read_arena_records", "run_game_arena", "summarize_games"]
+__all__ = ["ARENA_BOTS", "ArenaRecords", "GameArenaRun", "GameArenaStats", "check_game_run",
+           "complete_games", "contract_kind", "format_game_stats", "play_duplicate_game",
+           "play_table", "read_arena_records", "run_game_arena", "summarize_games"]
