@@ -16,10 +16,11 @@ from typing import Any, Mapping
 from solver.game import tiles as T
 from solver.game.errors import PositionError
 from solver.game.game_record import GameRecord
-from solver.play.bots import GAME_BOT_NAMES
+from solver.play.table import DEFAULT_BOT_DEALS, MAX_BOT_DEALS, TABLE_BOTS, Tables
 from texas42.v1 import game_pb2 as game_pb
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
+from texas42.v1 import table_pb2 as table_pb
 
 from .convert import (DECLARATIONS, DOUBLES, ENUM_OF_DECLARATION, ENUM_OF_DOUBLES, ENUM_OF_SEAT,
                       GAMES, HAND_FIELD, KINDS, SEAT_OF_ENUM, _contract_to_json, _enum,
@@ -242,16 +243,13 @@ def summary_from_proto(response: service_pb.CheckGameResponse) -> dict[str, Any]
 
 # ------------------------------------------------------------------- NextAction
 
-#: The bots NextAction asks: every bot of games, and ``hint`` (``advice`` under its
-#: play-only name), in the order an unknown bot's error lists them.
-NEXT_ACTION_BOTS = GAME_BOT_NAMES[:3] + ("hint",) + GAME_BOT_NAMES[3:]
-#: The bounds of ``advice_deals`` and ``hint_deals``; 100 when not given.
-MAX_BOT_DEALS = 100_000
-DEFAULT_BOT_DEALS = 100
+#: The bots NextAction asks: a table's (every bot of games, and ``hint``: ``advice``
+#: under its play-only name), in the order an unknown bot's error lists them.
+NEXT_ACTION_BOTS = TABLE_BOTS
 
 
 def next_action_bot_options(request: service_pb.NextActionRequest,
-                            tables: Any = None) -> dict[str, Any]:
+                            tables: Tables | None = None) -> dict[str, Any]:
     """The `make_bot` arguments of a NextAction request, checked (a `PositionError` names
     ``bot``, ``advice_deals`` or ``hint_deals``). With ``tables`` (the request has a
     table's token) a request for one of the table's bots names none (or the table's
@@ -293,7 +291,9 @@ def check_turn(game: GameRecord, seat: int) -> None:
                             f"not {letter}'s", "OUT_OF_TURN")
 
 
-def next_action_to_proto(found: Mapping[str, Any], out: Any = None) -> Any:
+def next_action_to_proto(found: Mapping[str, Any],
+                         out: service_pb.NextActionResponse | table_pb.BotDecision | None = None
+                         ) -> service_pb.NextActionResponse | table_pb.BotDecision:
     """`solver.play.game_play.next_action_figures`'s answer ``found`` as the response
     (or into ``out``, a message with the same fields: a table's `BotDecision`)."""
     if out is None:

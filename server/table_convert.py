@@ -15,7 +15,7 @@ from solver.game.errors import PositionError
 from solver.game.game_record import GameRecord
 from solver.game.progress import hand_may_stop, hand_progress, legal_actions
 from solver.play.table import TableRefused, Tables, check_bot
-from texas42.v1 import game_pb2 as game_pb
+from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import table_pb2 as table_pb
 
 from .convert import (
@@ -71,7 +71,8 @@ def _bot_messages(bots: dict[str, Any]) -> list[table_pb.TableBot]:
 
 
 def deal_hand(tables: Tables, request: table_pb.DealHandRequest) -> table_pb.DealHandResponse:
-    """A new table and its first hand, or (with a token) the table's next hand."""
+    """A new table and its first hand, or (with a token) the table's next hand, from the
+    DealHand ``request``, at ``tables``."""
     data = record_to_json(request.record)
     seed = request.seed if request.HasField("seed") else None
     if request.sealed:
@@ -91,10 +92,11 @@ def deal_hand(tables: Tables, request: table_pb.DealHandRequest) -> table_pb.Dea
                                      practice=dealt["practice"], carried=dealt["carried"])
 
 
-def bot_request_fits(tables: Tables, token: str, seat: str, request: Any) -> bool:
-    """Whether a NextAction request for ``seat`` at the token's table is for one of the
-    table's bots; a request that names another bot, a seed or other deals for it is
-    refused (a table's bots are fixed when it is set)."""
+def bot_request_fits(tables: Tables, token: str, seat: str,
+                     request: service_pb.NextActionRequest) -> bool:
+    """Whether a NextAction ``request`` for ``seat`` at the ``token``'s table (one of
+    ``tables``) is for one of the table's bots; a request that names another bot, a seed
+    or other deals for it is refused (a table's bots are fixed when it is set)."""
     table = tables.table_of(token)
     if seat == table.seat:
         return False
@@ -147,7 +149,7 @@ def progress_to_proto(game: GameRecord) -> table_pb.HandProgress:
 
 
 def reveal_to_proto(revealed: dict[str, Any]) -> table_pb.RevealHandResponse:
-    """`Tables.reveal`'s answer as the response."""
+    """`Tables.reveal`'s answer ``revealed`` as the response."""
     from solver.play.table import found_from_json
     out = table_pb.RevealHandResponse(seed=revealed["seed"] or 0,
                                       widow=revealed["widow"] or "",
@@ -160,7 +162,7 @@ def reveal_to_proto(revealed: dict[str, Any]) -> table_pb.RevealHandResponse:
 
 
 def resume_to_proto(where: dict[str, Any]) -> table_pb.ResumeTableResponse:
-    """`Tables.resume`'s answer as the response."""
+    """`Tables.resume`'s answer ``where`` as the response."""
     return table_pb.ResumeTableResponse(
         record=record_from_json(where["record"]), sealed=where["token"],
         seat=ENUM_OF_SEAT[where["seat"]], bots=_bot_messages(where["bots"]),

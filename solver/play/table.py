@@ -58,6 +58,9 @@ MAX_BOT_DEALS = 100_000
 DEFAULT_BOT_DEALS = 100
 #: The state's format version.
 STATE_VERSION = 1
+#: The keys of a stored state, and their JSON types.
+_STATE_KEYS = {"seat": str, "practice": bool, "secret": str, "record": dict, "carried": int,
+               "seeds": list, "decisions": list, "bots": dict}
 #: How often a request is tried again when another request changed the table first.
 _RETRIES = 8
 
@@ -68,9 +71,13 @@ _TILE_TEXT = re.compile(r"\b[0-6]-[0-6]\b")
 
 
 class TableRefused(Exception):
-    """A request the table refuses at this moment (the hand is over, not the person's
-    turn to reveal, ...): FAILED_PRECONDITION. ``code`` is stable, the message says
-    what to do."""
+    """A request the table refuses at this moment (the hand is over, the deal not yet
+    shown, ...): the service answers FAILED_PRECONDITION.
+
+    Args:
+        reason: What is refused and what to do, in words (the message).
+        code: A stable upper-case code (``HAND_OVER``, ``HAND_NOT_OVER``, ...).
+    """
 
     def __init__(self, reason: str, code: str = "REFUSED") -> None:
         super().__init__(reason)
@@ -87,9 +94,22 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
 
 
-def check_bot(name: object, advice_deals: object = None, hint_deals: object = None,
+def check_bot(name: str, advice_deals: int | None = None, hint_deals: int | None = None,
               field: str = "bots") -> dict[str, Any]:
-    """A bot of a table, checked: ``{"name", "advice_deals", "hint_deals"}``."""
+    """A bot of a table, checked.
+
+    Args:
+        name: One of `TABLE_BOTS`.
+        advice_deals: The deals of its bid advice, 1..`MAX_BOT_DEALS` (None: 100).
+        hint_deals: The deals of its hints, likewise.
+        field: Where the bot is in the request (the field a `PositionError` names).
+
+    Returns:
+        ``{"name", "advice_deals", "hint_deals"}``.
+
+    >>> check_bot("rule")
+    {'name': 'rule', 'advice_deals': 100, 'hint_deals': 100}
+    """
     if name not in TABLE_BOTS:
         raise PositionError(f"{field}.bot", f"unknown bot {str(name)[:20]!r} (one of "
                             f"{', '.join(TABLE_BOTS)})", "UNKNOWN_BOT")
@@ -203,9 +223,11 @@ class Table:
     """
 
     def __init__(self, state: dict[str, Any]) -> None:
-        if state.get("v") != STATE_VERSION:
-            raise TableRefused("this table was stored by another version of the program",
-                               "TABLE_UNKNOWN")
+        if not isinstance(state, dict) or state.get("v") != STATE_VERSION:
+            raise ValueError("not a table state of this version")
+        for key, kind in _STATE_KEYS.items():
+            if not isinstance(state.get(key), kind):
+                raise ValueError(f"the table state's {key} is missing or not a {kind}")
         self.state = state
         self._game: GameRecord | None = None
         #: Whether this object changed the state (it is then saved).
@@ -578,7 +600,8 @@ class Table:
 
 
 def found_to_json(found: Mapping[str, Any]) -> dict[str, Any]:
-    """`next_action_figures`'s answer as JSON (to store, and to give back as it was)."""
+    """`next_action_figures`'s answer ``found`` as JSON (to store, and to give back as it
+    was by `found_from_json`)."""
     answer, declaration = found["answer"], found["declaration"]
     out: dict[str, Any] = {"seat": found["seat"], "action": found["action"],
                            "figures": found["figures"]}
@@ -596,7 +619,7 @@ def found_to_json(found: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def found_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
-    """`found_to_json`'s inverse: the answer as `next_action_figures` gives it."""
+    """`found_to_json`'s inverse: the stored ``data`` as `next_action_figures` gives it."""
     from ..game.call_view import Declaration
     action, answer = data["action"], data["answer"]
     if action in ("play", "discard"):
@@ -662,10 +685,15 @@ class Tables:
                                 "TABLE_UNKNOWN")
         state, version = found
         try:
-            return Table(state), version
-        except (KeyError, TypeError, ValueError):
-            raise PositionError(field, "the table's stored state is damaged",
-                                "TABLE_UNKNOWN") from None
+            table = Table(state)
+            table.game   # the record reads
+            if len(table.state["seeds"]) != table.index + 1 or \
+                    len(table.state["decisions"]) != table.index + 1:
+                raise ValueError("seeds or decisions do not match the hands")
+        except (KeyError, TypeError, ValueError):   # PositionError is a ValueError
+            raise PositionError(field, "the table's stored state is damaged: deal the hand "
+                                "again", "TABLE_UNKNOWN") from None
+        return table, version
 
     def _apply(self, token: str, step: Callable[[Table, int], Any]) -> Any:
         """Run ``step`` on the token's table and save what it changed over the version it
