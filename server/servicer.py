@@ -20,7 +20,6 @@ import grpc
 
 from solver import CancelToken, Position, PositionError, SearchCancelled, make_or_set, solve
 from solver.game.jsondoc import CheckedObject
-from solver.game.progress import hand_may_stop
 from solver.game.view import View
 from solver.hidden.deals import count_deals, tile_probabilities
 from solver.hidden.hint import hint
@@ -245,8 +244,8 @@ class HintServicer(service_grpc.HintServiceServicer):
             response = game_convert.summary_to_proto(game)
             turn = game.next_action()
             if seated is not None:
-                if not seated.person_declares and not hand_may_stop(seated.hand):
-                    response.hands[-1].discard = ""   # a bot's discard stays hidden
+                if not seated.person_declares:
+                    response.hands[-1].discard = ""   # a bot's discard: RevealHand shows it
                 if turn is not None and turn["seat"] == seated.seat:
                     response.legal.CopyFrom(table_convert.legal_to_proto(game))
             elif turn is not None:

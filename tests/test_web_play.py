@@ -8,10 +8,13 @@ API for the same view and seed, the score pad against CheckGame and `read_game` 
 downloaded record, and that no network answer during a hand holds a tile of a hidden
 hand, and that axe-core finds no serious or critical violation (at the desktop size on
 the setup form, the auction, the play and the hand's end; on the phone on those and on
-the final score of its game; on the desktop game's final score too). Screenshots go to
-``test-artifacts/web-play/`` (or ``$T42_ARTIFACTS``). Skipped, with the reason, when
-Playwright, Chromium or axe-core is missing. About 4 minutes on the 2-core machine (the
-two whole games are 3 of them).
+the final score of its game; on the desktop game's final score too). At both sizes: no
+label or bubble on the table covers a tile, a defender's hint is its own side's, the bid
+advice says why a cell is blank and (on the phone) that it scrolls, the Moon widow is
+marked when a tile is laid away, New game asks before it ends a game, and the Rules link
+opens the served rules page. Screenshots go to ``test-artifacts/web-play/`` (or
+``$T42_ARTIFACTS``). Skipped, with the reason, when Playwright, Chromium or axe-core is
+missing. About 4 minutes on the 2-core machine (the two whole games are 3 of them).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from web_helpers import artifacts_dir
 from solver import advise, hint, read_game
 
 SERVICE = "/texas42.v1.HintService/"
+BLANK = "\u2013"  # a cell of the bid advice that has no figure
 SEAT_WORD = {"N": "NORTH", "E": "EAST", "S": "SOUTH", "W": "WEST"}
 TILE = re.compile(r'"(\d-\d)"')
 DESKTOP = {"width": 1280, "height": 800}
@@ -110,8 +114,13 @@ def record_message(record: dict) -> dict:
     return json_format.MessageToDict(record_from_json(record))
 
 
+def js_round(p: float) -> int:
+    """A share in whole percent, rounded as the page's Math.round rounds it."""
+    return int(p * 100 + 0.5)
+
+
 def js_percent(p: float) -> str:
-    return f"{int(p * 100 + 0.5)}%"
+    return f"{js_round(p)}%"
 
 
 def start(t: Table, *, seed: int, bot: str, game: str = "42", seat: str = "S") -> None:
@@ -139,6 +148,43 @@ def shot(t: Table, artifacts: Path, name: str, phone: bool) -> None:
         fits(t.page)
     t.page.screenshot(path=str(artifacts / f"{name}-{'phone' if phone else 'desktop'}.png"),
                       full_page=True)
+
+
+# What covers what on the table: every pair of the played tiles, their labels, the line
+# that names the trick's winner, the seats' names and their hands (tiles or backs) whose
+# boxes meet by more than half a pixel; and any label of the trick outside the trick's box.
+OVERLAPS_JS = """() => {
+  const items = [];
+  const add = (selector, what) => document.querySelectorAll(selector).forEach((node) => {
+    const r = node.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) items.push({ what: what(node), r });
+  });
+  add("#table .trick .played svg", (n) => `tile ${n.parentNode.dataset.tile}`);
+  add("#table .trick .who", (n) => `label ${n.textContent}`);
+  add("#trick-winner", (n) => `bubble ${n.textContent}`);
+  add("#table .seat .name", (n) => `name ${n.textContent}`);
+  add("#table .seat .hand", (n) => `hand of ${n.closest('.seat').dataset.seat}`);
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
+    a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const out = [];
+  items.forEach((a, i) => items.slice(i + 1).forEach((b) => {
+    if (meet(a.r, b.r)) out.push(`${a.what} meets ${b.what}`);
+  }));
+  const trick = document.querySelector("#table .trick").getBoundingClientRect();
+  for (const { what, r } of items) {
+    if (/^(label|bubble)/.test(what) && (r.left < trick.left - 0.5 || r.right > trick.right + 0.5 ||
+        r.top < trick.top - 0.5 || r.bottom > trick.bottom + 0.5)) {
+      out.push(`${what} outside the trick`);
+    }
+  }
+  return out;
+}"""
+
+
+def check_nothing_covered(page) -> None:
+    """No tile, label, bubble or seat on the table covers another."""
+    overlaps = page.evaluate(OVERLAPS_JS)
+    assert overlaps == [], overlaps
 
 
 def check_advice(t: Table, fixed_lead: bool = False) -> None:
@@ -169,19 +215,34 @@ def check_advice(t: Table, fixed_lead: bool = False) -> None:
         assert js_percent(rec.chance.made / rec.chance.deals) in shown
     assert f"over {a.deals} random deals" in page.inner_text("#advice-note")
     cells = 0
+    # Nello needs the house rule's marks (2 by default): below them its cells are blank.
+    nello_least = 42 * st["record"].get("rules", {}).get("nello_min_marks", 2)
     for d in a.declarations:
         row = page.query_selector(f"#advice-table tr[data-declaration='{d.declaration}']")
         assert row is not None, d.declaration
         for chance in d.bids:
             cell = row.query_selector(f"td[data-bid='{chance.bid}']")
-            if cell is not None:
+            if cell is None:
+                continue
+            if d.declaration == "nello" and chance.bid < nello_least:
+                assert cell.inner_text() == BLANK and "na" in cell.get_attribute("class")
+            else:
                 assert cell.inner_text() == js_percent(chance.made / chance.deals)
                 cells += 1
     assert cells > 0
 
 
+def shown_hint(page) -> dict[str, tuple[str, float]]:
+    """The hint table's figures by tile: the chance as shown ("80%") and the mean."""
+    return {r.get_attribute("data-tile"): (r.query_selector("td.chance").inner_text(),
+                                           float(r.query_selector("td.mean").inner_text()))
+            for r in page.query_selector_all("#hint-table tbody tr")}
+
+
 def check_hint(t: Table) -> None:
-    """The hint shown is `hint` for the person's view, the same deals and seed."""
+    """The hint shown is `hint` for the person's view, the same deals and seed, from the
+    person's side: the declaring side's P(make) and mean, or a defender's P(set) (100%
+    less the P(make) shown rounded) and the points (tricks) the defenders take."""
     page = t.page
     page.click("#hint-button")
     page.wait_for_selector("body[data-hint='shown']")
@@ -192,14 +253,18 @@ def check_hint(t: Table) -> None:
     view = {"seat": me, "hands": {me: st["live"]["mine"]}, "contract": hand["contract"],
             "plays": hand["plays"]}
     h = hint(view, deals=options["deals"], seed=options["seed"])
-    rows = page.query_selector_all("#hint-table tbody tr")
-    shown = {r.get_attribute("data-tile"): (r.query_selector(".p-make").inner_text(),
-                                            float(r.query_selector(".mean").inner_text()))
-             for r in rows}
+    total = 7 if h.unit == "tricks" else 42
+    assert page.get_attribute("#hint-table", "data-side") == \
+        ("declaring" if h.declaring else "defending")
+    assert page.inner_text("#hint-table th.chance") == ("P(make)" if h.declaring else "P(set)")
+    assert page.inner_text("#hint-side").startswith("You declare" if h.declaring else "You defend")
+    shown = shown_hint(page)
     assert set(shown) == set(h.moves)
     for tile, move in h.moves.items():
-        assert shown[tile][0] == js_percent(move.p_make)
-        assert abs(shown[tile][1] - move.mean) <= 0.05 + 1e-9
+        chance = js_round(move.p_make) if h.declaring else 100 - js_round(move.p_make)
+        mean = move.mean if h.declaring else total - move.mean
+        assert shown[tile][0] == f"{chance}%"
+        assert abs(shown[tile][1] - mean) <= 0.05 + 1e-9
     note = page.inner_text("#hint-note")
     if h.method == "sampled":
         assert f"{h.deals} of {h.count:,} consistent deals, sampled (seed {h.seed})" in note
@@ -269,7 +334,13 @@ def check_hand_end(t: Table, web_server) -> None:
     rows = page.query_selector_all("#call-advice tbody tr")
     assert len(rows) == len(hand["auction"])
     assert all(r.get_attribute("data-advice") for r in rows)
-    assert "Deal seed" in page.inner_text("#seed-note")
+    assert "Deal seed" in page.inner_text("#seed-note")   # a seeded game: a practice table
+    assert page.is_visible("#practice-note")
+    # Each bot's calls and plays, with the figures it used (RevealHand's decisions).
+    me = st["record"]["hands"][-1]
+    bot_calls = [c for c in me["auction"] if c["seat"] != "S"]
+    reasons = page.query_selector_all("#bot-reasons tbody tr")
+    assert len(reasons) >= len(bot_calls) and (reasons or not bot_calls)
     if hand.get("contract"):
         assert len(page.query_selector_all("#analysis tbody tr")) == len(hand["plays"])
         page.click("#replay-button")
@@ -282,7 +353,7 @@ def check_hand_end(t: Table, web_server) -> None:
 
 
 def play_game(t: Table, web_server, artifacts: Path, *, phone: bool, keyboard: bool,
-              advice_hands: int = 1, a11y: Callable[[str], None] | None = None) -> dict:
+              a11y: Callable[[str], None] | None = None) -> dict:
     """Plays the game to its end; returns the downloaded record. `a11y(screen)`, when
     given, checks the auction, the play with a hint, the first hand's end and the final
     score as each is first shown."""
@@ -294,6 +365,7 @@ def play_game(t: Table, web_server, artifacts: Path, *, phone: bool, keyboard: b
     while True:
         state = settle(page)
         assert state != "error", page.inner_text("#error")
+        check_nothing_covered(page)
         if state == "call" and not advised:
             check_advice(t)
             shot(t, artifacts, "1-auction", phone)
@@ -314,8 +386,6 @@ def play_game(t: Table, web_server, artifacts: Path, *, phone: bool, keyboard: b
             shots.add("3-hand-end")
         if state == "game-over":
             break
-        if hand_no == advice_hands:
-            page.evaluate("T42Play.setBot('rule')")
         hand_no += 1
         page.click("#next-hand")
         page.wait_for_selector(f"body[data-hand='{hand_no}']")
@@ -345,6 +415,10 @@ def check_pad(t: Table, web_server, record: dict) -> None:
             assert ("made" if hand.made else "set") in text
     assert f"{game.winner} wins" in t.page.inner_text("#final")
     assert game.score == answer["score"]
+    # The final score names the sides (players) in the pad's order, with the pad's last line.
+    keys = [c.get_attribute("data-key") for c in rows[-1].query_selector_all("td[data-key]")]
+    assert f"Final score {', '.join(f'{k} {game.score.get(k, 0)}' for k in keys)}." in \
+        t.page.inner_text("#final")
 
 
 def _tiles(data) -> set[str]:
@@ -421,6 +495,8 @@ def test_a_whole_seeded_game(table, web_server, artifacts, axe, size):
         if phone or screen == "final score":
             found[screen] = axe.blocking(t.page)
     a11y("setup")
+    # The table's advice bots at modest deals: a whole game stays quick.
+    t.page.evaluate("T42Play.botOptions = {adviceDeals: 24, hintDeals: 24}")
     start(t, seed=7 if phone else 3, bot="advice")
     record = play_game(t, web_server, artifacts, phone=phone, keyboard=phone, a11y=a11y)
     assert found == {screen: [] for screen in found}, found
@@ -428,7 +504,7 @@ def test_a_whole_seeded_game(table, web_server, artifacts, axe, size):
     check_pad(t, web_server, record)
     check_nothing_hidden(t, record, "S")
     medians = bot_median(t)
-    assert medians["rule"] < 1000
+    assert set(medians) == {"advice"}   # the table's bots, fixed when it was set
     assert medians["advice"] < 1000
 
     # The same game in a link: the page loads it to replay and analyse its hands.
@@ -515,8 +591,12 @@ def test_advice_bots_and_advice_with_one_opening_lead(table, web_server, bot):
             check_advice(t, fixed_lead=True)
             advised = True
         act(t, state, False, 2)
+    # The table's bots are set with the table (DealHand), not asked per turn.
+    dealt = [r for m, r, _ in t.answers if m == "DealHand"]
+    assert [sorted(b["bot"] for b in r["bots"]) for r in dealt] == [[bot] * 3]
+    assert all(b["adviceDeals"] == 16 for b in dealt[0]["bots"])
     asked = [r for m, r, _ in t.answers if m == "NextAction"]
-    assert asked and all(r["bot"] == bot for r in asked)
+    assert asked and not any("bot" in r or "seed" in r for r in asked)
     assert any("call" in a for m, _, a in t.answers if m == "NextAction")
 
 
@@ -573,3 +653,209 @@ def test_no_serious_accessibility_violation(table, web_server, axe):
     t.page.click("#replay-button")
     t.page.wait_for_selector("body[data-replay-step='0']")
     assert serious() == []  # the hand's analysis and its replay
+
+
+def defended_hand(t: Table) -> None:
+    """Seed 1 with the rule bots, the person passing: East declares (deuces, 30), and
+    the page waits for the person's first play."""
+    start(t, seed=1, bot="rule")
+    while (state := settle(t.page)) == "call":
+        act(t, state, False, 2)
+    assert state == "play"
+    assert t.page.evaluate("T42Play.state().record.hands[0].contract.declarer") == "E"
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_defenders_hint_is_the_defending_sides(table, web_server, artifacts, size):
+    """A defender's hint shows its own side's figures: P(set), 100% less the declarer's
+    P(make) as the page rounds it, and the points the defenders take, 42 less the
+    declaring side's mean, from the same Hint answer; the tiles' badges say the same,
+    and the best tiles are those that set the contract most often."""
+    phone = size == "phone"
+    t = table(PHONE if phone else DESKTOP)
+    t.open()
+    defended_hand(t)
+    page = t.page
+    check_hint(t)
+    answer = [a for m, _, a in t.answers if m == "Hint"][-1]
+    assert not answer.get("declaring")
+    assert page.inner_text("#hint-table th.chance") == "P(set)"
+    assert page.inner_text("#hint-table th.mean") == "your side's points (mean)"
+    assert "100% less the declarer's P(make)" in page.inner_text("#hint-side")
+    shown = shown_hint(page)
+    for move in answer["moves"]:
+        p_set = 100 - js_round(move.get("pMake", 0))
+        assert shown[move["tile"]][0] == f"{p_set}%"
+        assert abs(shown[move["tile"]][1] - (42 - move.get("mean", 0))) <= 0.05 + 1e-9
+        badge = page.inner_text(f"#my-hand button[data-tile='{move['tile']}'] .badge").split()
+        assert badge == [f"{p_set}%", f"{42 - move.get('mean', 0):.1f}"]
+    best = {r.get_attribute("data-tile") for r in page.query_selector_all("#hint-table tr.best")}
+    assert best == set(answer["best"])
+    top = max(int(chance[:-1]) for chance, _ in shown.values())
+    assert all(int(shown[tile][0][:-1]) == top for tile in best)
+    shot(t, artifacts, "6-defender-hint", phone)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_trick_and_its_winner_cover_no_tile(table, web_server, artifacts, size):
+    """Every play of a hand and its last trick with the line naming its winner: no
+    label, bubble or tile on the table covers another, and the trick's labels stay in
+    the trick's box (on a phone the bubble once covered North's tile)."""
+    phone = size == "phone"
+    t = table(PHONE if phone else DESKTOP)
+    t.open()
+    defended_hand(t)
+    page = t.page
+    state = "play"
+    while state not in ("hand-over", "game-over"):
+        check_nothing_covered(page)
+        act(t, state, False, 2)
+        state = settle(page)
+    assert page.is_visible("#trick-winner")
+    assert len(page.query_selector_all("#table .trick .played")) == 4
+    check_nothing_covered(page)
+    page.locator("#table").screenshot(path=str(
+        artifacts / f"7-trick-winner-{'phone' if phone else 'desktop'}.png"))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_bid_advice_says_why_cells_are_blank_and_that_it_scrolls(table, web_server, artifacts,
+                                                                  size):
+    """Sevens and nello have no figure below the marks they need (1, and the house rule's 2)
+    and no mean, and a note says so; on a phone the table is wider than its box, and a
+    line above it says that it scrolls sideways (on the desktop it fits, with no line)."""
+    phone = size == "phone"
+    t = table(PHONE if phone else DESKTOP)
+    t.open()
+    start(t, seed=1, bot="rule")
+    assert settle(t.page) == "call"
+    check_advice(t)
+    page = t.page
+    for name, least in (("sevens", 42), ("nello", 84)):
+        row = f"#advice-table tr[data-declaration='{name}']"
+        assert page.inner_text(f"{row} td.mean") == BLANK
+        cells = page.query_selector_all(f"{row} td[data-bid]")
+        assert cells and any(int(c.get_attribute("data-bid")) < least for c in cells)
+        for cell in cells:
+            if int(cell.get_attribute("data-bid")) < least:
+                assert cell.inner_text() == BLANK
+            else:
+                assert cell.inner_text().endswith("%")
+    note = page.inner_text("#advice-blanks")
+    assert "sevens on a bid of 1 mark or more" in note
+    assert "nello on 2 marks or more (house rule)" in note
+    assert "Sevens and nello have no mean" in note
+    page.wait_for_selector("#advice .scroll[data-overflow]", state="attached")
+    overflow = page.evaluate("(() => { const r = document.querySelector('#advice .scroll'); "
+                             "return r.scrollWidth > r.clientWidth; })()")
+    assert overflow == phone
+    assert page.get_attribute("#advice .scroll", "data-overflow") == ("1" if phone else "0")
+    assert page.is_visible("#advice .scroll-cue") == phone
+    if phone:
+        assert "Scroll sideways" in page.inner_text("#advice .scroll-cue")
+    shot(t, artifacts, "8-bid-advice", phone)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_new_game_mid_hand_asks_first(table, web_server, artifacts, axe, size):
+    """New game during a hand opens a dialog (axe finds nothing serious in it): Cancel
+    (or Escape) keeps the hand as it was; Leave goes to the setup form."""
+    phone = size == "phone"
+    t = table(PHONE if phone else DESKTOP)
+    t.open()
+    page = t.page
+    start(t, seed=1, bot="rule")
+    assert settle(page) == "call"
+    before = page.evaluate("T42Play.state()")
+    page.click("#new-game")
+    page.wait_for_selector("#leave-dialog[open]")
+    assert page.evaluate("document.activeElement.id") == "leave-cancel"
+    assert "Leave this game?" in page.inner_text("#leave-dialog")
+    assert axe.blocking(page) == []
+    shot(t, artifacts, "9-leave-dialog", phone)
+    page.click("#leave-cancel")
+    page.wait_for_selector("#leave-dialog", state="hidden")
+    assert page.get_attribute("body", "data-state") == "call"
+    assert page.is_visible("#game") and page.is_hidden("#setup")
+    assert page.evaluate("T42Play.state()") == before
+    page.click("#new-game")
+    page.wait_for_selector("#leave-dialog[open]")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#leave-dialog", state="hidden")
+    assert page.evaluate("T42Play.state()") == before
+    # The hand goes on after a Cancel.
+    act(t, "call", phone, 2)
+    assert settle(page) in ("call", "declare", "play")
+    page.click("#new-game")
+    page.wait_for_selector("#leave-dialog[open]")
+    page.click("#leave-confirm")
+    page.wait_for_selector("body[data-state='setup']")
+    assert page.is_visible("#setup") and page.is_hidden("#game")
+    # With no game under way, New game asks nothing.
+    page.click("#new-game")
+    assert page.is_hidden("#leave-dialog") and page.is_visible("#setup")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_moon_lay_away_marks_the_widow(table, web_server, artifacts, size):
+    """Three-player Moon: of the eight tiles the declarer may lay away, the widow (and
+    only it) carries a visible mark, and its name says so."""
+    phone = size == "phone"
+    t = table(PHONE if phone else DESKTOP)
+    t.open()
+    page = t.page
+    start(t, seed=5, bot="rule", game="moon3", seat="N")
+    while (state := settle(page)) == "call":
+        act(t, state, False, 1)
+    assert state == "discard"
+    widow = page.evaluate("T42Play.state().live.widow")
+    tiles = page.query_selector_all("#discard-tiles button")
+    assert len(tiles) == 8
+    marked = [b.get_attribute("data-tile") for b in tiles if b.query_selector(".widow-mark")]
+    assert marked == [widow]
+    mark = page.locator(f"#discard-tiles button[data-tile='{widow}'] .widow-mark")
+    assert mark.is_visible() and mark.inner_text() == "widow"
+    assert page.get_attribute(f"#discard-tiles button[data-tile='{widow}']", "aria-label") == \
+        f"{widow} (the widow)"
+    page.locator("#declare-panel").screenshot(path=str(
+        artifacts / f"10-moon-widow-{'phone' if phone else 'desktop'}.png"))
+
+
+def test_the_rules_page_is_written_from_the_rules_docs():
+    """rules.html, which the server serves, is docs/rules/texas42.md and moon.md as
+    docs/_gen/rules_page.py writes them: run it after editing either page."""
+    pytest.importorskip("markdown")
+    import importlib.util
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("rules_page", root / "docs/_gen/rules_page.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (root / "solver/show/web/rules.html").read_text() == module.rules_html(), \
+        "rules.html is out of date: python docs/_gen/rules_page.py"
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_rules_link_opens_the_rules(table, web_server, artifacts, axe, size):
+    """The game page links the rules in a new tab (the game goes on), at the Moon rules
+    for a Moon game; the rules page is served, fits a phone and passes axe."""
+    phone = size == "phone"
+    t = table(PHONE if phone else DESKTOP)
+    t.open()
+    page = t.page
+    assert page.get_attribute("#rules-link", "target") == "_blank"
+    page.check("input[name='game'][value='moon3']")
+    assert page.evaluate("new URL(document.getElementById('rules-link').href).hash") == "#moon"
+    page.check("input[name='game'][value='42']")
+    assert page.evaluate("new URL(document.getElementById('rules-link').href).hash") == ""
+    with t.context.expect_page() as opened:
+        page.click("#rules-link")
+    rules = opened.value
+    rules.wait_for_load_state()
+    assert rules.url.endswith("/rules.html")
+    headings = rules.locator("main h2").all_inner_texts()
+    assert headings == ["The rules of 42", "The rules of Moon"]
+    assert rules.locator("#moon-three-players").count() == 1
+    assert rules.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert axe.blocking(rules) == []
+    rules.screenshot(path=str(artifacts / f"11-rules-{size}.png"))
+    assert page.get_attribute("body", "data-state") == "setup"  # the game page stays

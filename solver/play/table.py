@@ -671,8 +671,9 @@ class Tables:
         match = _TOKEN.fullmatch(token) if isinstance(token, str) else None
         if match is None or not hmac.compare_digest(
                 self.token(match.group(1), int(match.group(2))), token):
-            raise PositionError(field, "not a token of this table server (altered, or from "
-                                "a server with another table key)", "SEALED_INVALID")
+            raise PositionError(field, "not a token of this table server (altered, from a "
+                                "server with another table key, or the server restarted "
+                                "with a new one): deal the hand again", "SEALED_INVALID")
         return match.group(1), int(match.group(2))
 
     # ------------------------------------------------------------------ loading

@@ -73,9 +73,12 @@
       this.method = method;
       this.code = data.code || "unknown";
       this.violations = [];
+      this.reason = "";   // the stable reason code (ErrorInfo), e.g. TABLE_UNKNOWN
       for (const detail of data.details || []) {
         if (detail.type === "google.rpc.BadRequest" && detail.debug) {
           this.violations.push(...(detail.debug.fieldViolations || []));
+        } else if (detail.type === "google.rpc.ErrorInfo" && detail.debug) {
+          this.reason = detail.debug.reason || "";
         }
       }
     }

@@ -171,10 +171,136 @@
   /** Hand k's deal seed (k from 0) of a game seed: the same game seed deals the same game. */
   const handSeed = (gameSeed, k) => gameSeed * 1000 + k + 1;
 
-  function botSeed(seat) {
-    const k = state.record.hands.length;
-    const n = state.actions;
-    return (state.settings.botSeed * 7919 + k * 104729 + n * 31 + SEATS.indexOf(seat)) % 2147483647;
+  // ---------------------------------------------------------------- the table
+
+  // The table's latest token is kept in this browser, so that a reload resumes the game
+  // (ResumeTable); the settings beside it say how the page was set.
+  const TABLE_KEY = "t42.table";
+
+  function saveTable() {
+    try {
+      if (state.table && !(state.pad && state.pad.winner != null)) {
+        localStorage.setItem(TABLE_KEY, JSON.stringify({ token: state.table, settings: state.settings }));
+      } else {
+        localStorage.removeItem(TABLE_KEY);
+      }
+    } catch (err) { /* no storage (private mode): a reload starts afresh */ }
+  }
+
+  function recordFromProto(r) {
+    const out = { game: r.game === "GAME_MOON" ? "moon" : "42", first_shaker: SEAT_OF_ENUM[r.firstShaker], rules: {} };
+    if (r.players) out.players = r.players;
+    const rules = r.rules || {};
+    if (rules.allPass) out.rules.all_pass = rules.allPass === "ALL_PASS_RULE_RESHAKE" ? "reshake" : "forced";
+    if (rules.splash != null) out.rules.splash = rules.splash;
+    if (rules.nelloMinMarks != null) out.rules.nello_min_marks = rules.nelloMinMarks;
+    if (rules.minBid != null) out.rules.min_bid = rules.minBid;
+    if (rules.score) out.rules.score = rules.score === "MOON_SCORING_MARKS" ? "marks" : "points";
+    out.hands = (r.hands || []).map((h) => {
+      const hand = { hands: handsFromProto(h.hands), auction: (h.auction || []).map(callFromProto), plays: h.plays || [] };
+      if (h.widow) hand.widow = h.widow;
+      if (h.contract) {
+        hand.contract = contractFromProto(h.contract);
+        if (h.discard) hand.contract.discard = h.discard;
+      }
+      return hand;
+    });
+    return out;
+  }
+
+  /** The server no longer knows the table (restarted without its table database) or
+   * cannot read the token: the page offers to deal the hand again, the game kept. */
+  const tableLost = (err) => err?.reason === "TABLE_UNKNOWN" || err?.reason === "SEALED_INVALID";
+
+  function offerRedeal(err) {
+    showError(err);
+    setPhase("error");
+    const button = el("button", { type: "button", id: "redeal", class: "primary" },
+      "Deal this hand again (the game is kept)");
+    button.addEventListener("click", redeal);
+    $("error").append(" ", button);
+  }
+
+  /** A new table that carries the finished hands on the page's word, and a new deal of
+   * the hand that was in play. */
+  async function redeal() {
+    state.run++;
+    if (state.live) state.record.hands.pop();
+    state.live = null;
+    state.table = null;
+    clearError();
+    await startHand();
+  }
+
+  /** Where the table of the token this browser kept is: its game goes on. */
+  async function resumeTable(saved) {
+    let where;
+    try {
+      where = await rpc("ResumeTable", { sealed: saved.token });
+    } catch (err) {
+      localStorage.removeItem(TABLE_KEY);
+      return false;
+    }
+    state.settings = { ...saved.settings, seat: SEAT_OF_ENUM[where.seat] };
+    state.record = recordFromProto(where.record);
+    state.table = where.sealed;
+    state.practice = Boolean(where.practice);
+    state.seeds = [];
+    state.whos = state.record.hands.map(ownersOf);
+    state.progress = [];
+    state.decisions = [];
+    state.actions = 0;
+    $("practice-note").hidden = !state.practice;
+    $("setup").hidden = true;
+    $("game").hidden = false;
+    const finished = state.record.hands.slice(0, -1);
+    state.pad = await rpc("CheckGame", { record: recordToProto({ ...state.record, hands: finished }) });
+    const last = lastHand();
+    if (!last) return false;
+    const mine = last.hands[state.settings.seat];
+    const open = Object.keys(last.hands).length > 1;   // the table showed it all: over
+    if (open) {
+      state.live = null;
+      state.pad = await rpc("CheckGame", { record: recordToProto(state.record) });
+      const over = state.pad.winner != null;
+      setPhase(over ? "game-over" : "hand-over");
+      drawAll();
+      $("next-panel").hidden = over;
+      if (over) showFinal();
+      await showHand(state.record.hands.length - 1);
+      return true;
+    }
+    state.live = { mine, sealed: where.sealed, who: [], widow: last.widow || null,
+      discard: last.contract?.discard || null };
+    delete last.hands;
+    const check = await checkGame();
+    state.live.who = (check.progress?.tricks || []).flatMap((t) => (t.seats || []).map((e) => SEAT_OF_ENUM[e]));
+    document.body.dataset.hand = String(state.record.hands.length);
+    announce(`Hand ${state.record.hands.length} resumed: you hold ${liveTiles().join(" ")}.`);
+    await advance();
+    return true;
+  }
+
+  /** After a hand: each bot's calls and plays with the figures it used. */
+  function drawBotReasons(k) {
+    const body = $("bot-reasons").tBodies[0];
+    body.innerHTML = "";
+    const decisions = state.decisions?.[k] || [];
+    $("bot-reasons-box").hidden = !decisions.length;
+    for (const d of decisions) {
+      const seat = SEAT_OF_ENUM[d.seat];
+      const action = ACTION_OF_ENUM[d.action];
+      const what = action === "call" ? bidWords(callFromProto({ ...(d.call || {}), seat: d.seat }).bid) :
+        action === "play" ? d.tile : `${action === "discard" ? `lays away ${d.tile}, ` : ""}names ${TRUMP_OF_ENUM[d.declaration]}`;
+      const f = d.figures;
+      let why = "no search (a rule, a forced choice or a pass)";
+      if (f) {
+        const share = `P(make) ${Math.round((f.pMake || 0) * 100)}% over ${f.deals} deals`;
+        why = action === "play" ? `${share}${f.mean != null ? `, mean ${Number(f.mean).toFixed(1)}` : ""}` :
+          `${share} for ${bidWords(f.bid || 0)} ${TRUMP_OF_ENUM[f.declaration] || ""}`.trim();
+      }
+      body.append(el("tr", {}, `<td>${esc(SEAT_WORD[seat])}</td><td>${esc(what)}</td><td>${esc(why)}</td>`));
+    }
   }
 
   // ---------------------------------------------------------------- drawing
@@ -263,6 +389,7 @@
   function drawTable() {
     const rec = state.record;
     if (!rec || !state.settings) return;
+    $("rules-link").hash = isMoon() ? "moon" : "";
     const hand = lastHand();
     const me = state.settings.seat;
     const pos = positions(me);
@@ -323,14 +450,14 @@
     for (const tile of tiles) {
       const legal = legalTiles.has(tile);
       const figures = hint?.moves?.[tile];
-      const label = `${tile}${figures ? `, P(make) ${percent(figures.pMake)}, mean ${Number(figures.mean || 0).toFixed(1)}` : ""}`;
+      const label = `${tile}${figures ? `, ${hint.side.chance} ${figures.chance}%, ${hint.side.meanName} ${figures.mean.toFixed(1)}` : ""}`;
       const node = el("button", {
         type: "button", class: "tile" + (legal ? " legal" : "") + (hint?.best?.includes(tile) ? " best" : ""),
         "data-tile": tile, "aria-label": label, disabled: !legal && state.phase === "play" ? true : null,
         tabindex: legal && first ? "0" : "-1",
       }, dominoSvg(tile));
       if (legal) first = false;
-      if (figures) node.append(el("span", { class: "badge", "aria-hidden": "true" }, `${percent(figures.pMake)}<br>${Number(figures.mean || 0).toFixed(1)}`));
+      if (figures) node.append(el("span", { class: "badge", "aria-hidden": "true" }, `${figures.chance}%<br>${figures.mean.toFixed(1)}`));
       if (legal) node.addEventListener("click", () => playTile(tile));
       if (state.phase !== "play") node.disabled = true;
       group.append(node);
@@ -376,7 +503,8 @@
       const where = whereOf[seat] || "top";
       const node = el("div", { class: `played ${where}`, "data-tile": tile, "data-seat": seat || "" },
         dominoSvg(tile, { horizontal: where === "left" || where === "right" }));
-      node.append(el("span", { class: "who" }, `${seat ? SEAT_WORD[seat] : ""}${trick.winner === seat && seat ? " wins" : ""} ${tile}`));
+      // Two lines that never break inside: the seat (and "wins"), then the tile.
+      node.append(el("span", { class: "who" }, `<span>${seat ? SEAT_WORD[seat] : ""}${trick.winner === seat && seat ? " wins" : ""}</span> <span>${tile}</span>`));
       box.append(node);
     });
     if (trick.winner) box.append(el("div", { class: "trick-winner", id: "trick-winner" }, `${SEAT_WORD[trick.winner]} wins the trick${trick.points ? `, ${trick.points} point${trick.points === 1 ? "" : "s"}` : ""}`));
@@ -445,8 +573,10 @@
         const options = legal.tiles?.length ? legal.tiles : [...state.live.mine, state.live.widow];
         for (const tile of options.slice().sort((a, b) => b.localeCompare(a))) {
           const chosen = state.live.pendingDiscard === tile;
-          const button = el("button", { type: "button", class: "tile legal" + (chosen ? " chosen" : ""), "data-tile": tile,
-            "aria-pressed": chosen ? "true" : "false", "aria-label": `${tile}${tile === state.live.widow ? " (the widow)" : ""}` }, dominoSvg(tile));
+          const widow = tile === state.live.widow;
+          const button = el("button", { type: "button", class: "tile legal" + (chosen ? " chosen" : "") + (widow ? " widow" : ""), "data-tile": tile,
+            "aria-pressed": chosen ? "true" : "false", "aria-label": `${tile}${widow ? " (the widow)" : ""}` }, dominoSvg(tile));
+          if (widow) button.append(el("span", { class: "badge widow-mark", "aria-hidden": "true" }, "widow"));
           button.addEventListener("click", () => { state.live.pendingDiscard = tile; drawChoices(); $("discard-tiles").querySelector(`[data-tile="${tile}"]`).focus(); });
           tiles.append(button);
         }
@@ -491,6 +621,17 @@
         const seat = SEAT_OF_ENUM[check.next.seat];
         const action = ACTION_OF_ENUM[check.next.action];
         document.body.dataset.turn = seat;
+        if (seat === state.settings.seat && action === "play" && check.progress?.over) {
+          // The outcome is decided: the rest of the hand plays itself (the score needs it
+          // played out), without waiting for the person.
+          const tile = check.legal.tiles[0];
+          hand.plays.push(tile);
+          state.live.who.push(seat);
+          state.actions += 1;
+          noteAction(seat, `plays ${tile} (the outcome is decided: the hand plays itself out)`);
+          drawAll();
+          continue;
+        }
         if (seat === state.settings.seat) {
           if (action === "discard" && !state.live.widow) {
             const taken = await rpc("TakeWidow", { record: recordToProto(state.record), sealed: state.live.sealed });
@@ -507,21 +648,25 @@
         drawAll();
         $("status").textContent = `${SEAT_WORD[seat]} to ${action}\u2026`;
         const started = state.lastShown || performance.now();
-        const request = { record: recordToProto(state.record), seat: SEAT_ENUM[seat], bot: state.settings.bot,
-          seed: botSeed(seat), sealed: state.live.sealed, ...T42Play.botOptions };
+        // The table's bot at that seat decides (set with the table: no bot or seed here).
+        const request = { record: recordToProto(state.record), seat: SEAT_ENUM[seat], sealed: state.live.sealed };
         const answer = await rpc("NextAction", request);
         if (token !== state.run) return;
         applyBot(seat, action, answer);
         drawAll();
         state.lastShown = performance.now();
-        T42Play.timings.push({ ms: state.lastShown - started, bot: request.bot, action });
-        if (state.settings.pause > 0) {
+        T42Play.timings.push({ ms: state.lastShown - started, bot: state.settings.bot, action });
+        if (state.settings.pause > 0 && !check.progress?.over) {
           await sleep(state.settings.pause);
           state.lastShown = performance.now();
         }
       }
     } catch (err) {
       if (token === state.run) {
+        if (tableLost(err)) {
+          offerRedeal(err);
+          return;
+        }
         showError(err);
         setPhase("error");
       }
@@ -629,7 +774,16 @@
   async function startHand() {
     clearError();
     const k = state.record.hands.length;
-    const request = { record: recordToProto(state.record), seat: SEAT_ENUM[state.settings.seat] };
+    const request = { record: recordToProto(state.record) };
+    if (state.table) {
+      request.sealed = state.table;   // the table's next hand, once
+    } else {   // a new table: the person's seat and the bots, fixed from now on
+      request.seat = SEAT_ENUM[state.settings.seat];
+      request.bots = seatsInPlay().filter((s) => s !== state.settings.seat).map((s) => (
+        { seat: SEAT_ENUM[s], bot: state.settings.bot, ...T42Play.botOptions }));
+      request.practice = state.settings.gameSeed != null;
+    }
+    // A game seed deals at a practice table (its hands can be computed, so not sealed).
     if (state.settings.gameSeed != null) request.seed = handSeed(state.settings.gameSeed, k);
     $("hand-end").hidden = true;
     $("next-panel").hidden = true;
@@ -638,6 +792,10 @@
     state.shown = null;
     try {
       const dealt = await rpc("DealHand", request);
+      state.table = dealt.sealed;
+      state.practice = dealt.practice;
+      saveTable();
+      $("practice-note").hidden = !dealt.practice;
       state.live = { mine: dealt.hand, sealed: dealt.sealed, who: [], widow: null, discard: null };
       state.record.hands.push({ auction: [], plays: [] });
       state.check = null;
@@ -648,8 +806,11 @@
       state.lastShown = performance.now();
       await advance();
     } catch (err) {
-      showError(err);
-      setPhase("error");
+      if (tableLost(err)) offerRedeal(err);
+      else {
+        showError(err);
+        setPhase("error");
+      }
     }
   }
 
@@ -667,6 +828,8 @@
     const k = state.record.hands.length - 1;
     state.seeds = state.seeds || [];
     state.seeds[k] = revealed.seed;
+    state.decisions = state.decisions || [];
+    state.decisions[k] = revealed.decisions || [];
     state.whos = state.whos || [];
     state.whos[k] = live.who;
     state.progress = state.progress || [];
@@ -674,6 +837,7 @@
     state.pad = await rpc("CheckGame", { record: recordToProto(finishedRecord()) });
     delete hand.seed;
     const over = state.pad.winner != null;
+    saveTable();
     setPhase(over ? "game-over" : "hand-over");
     drawAll();
     $("next-panel").hidden = over;
@@ -684,7 +848,8 @@
 
   function showFinal() {
     const pad = state.pad;
-    const score = Object.entries(pad.score || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+    // The sides in the score pad's order (the service's map has an order of its own).
+    const score = padKeys().map((k) => `${k} ${pad.score?.[k] ?? 0}`).join(", ");
     const text = `Game over: ${pad.winner} wins. Final score ${score}.`;
     $("final").textContent = text;
     $("final").hidden = false;
@@ -694,11 +859,14 @@
 
   // ---------------------------------------------------------- the score pad
 
+  /** The score pad's columns: the players (three-player Moon) or the sides. */
+  const padKeys = () => (players() === 3 ? ["N", "E", "S"] : ["NS", "EW"]);
+
   function drawPad() {
     const pad = state.pad;
     const table = $("score-pad");
     if (!pad) { table.tHead.innerHTML = ""; table.tBodies[0].innerHTML = ""; return; }
-    const keys = players() === 3 ? ["N", "E", "S"] : ["NS", "EW"];
+    const keys = padKeys();
     table.tHead.innerHTML = `<tr><th scope="col">hand</th><th scope="col">shaker</th><th scope="col">contract</th><th scope="col">result</th>${keys.map((k) => `<th scope="col">${k}</th>`).join("")}</tr>`;
     table.tBodies[0].innerHTML = "";
     (pad.hands || []).forEach((h, i) => {
@@ -733,7 +901,9 @@
       `${contractWords(hand.contract)}: ${result?.made ? "made" : "set"}.${taken} ${unit}: ${delta || "none"}.` :
       "Thrown in: every seat passed.";
     const seed = state.seeds?.[k];
-    $("seed-note").textContent = seed != null ? `Deal seed ${seed} (the same seed deals the same hand).` : "";
+    $("seed-note").textContent = seed != null && state.practice ?
+      `Deal seed ${seed} (a practice table: the same seed deals the same hand).` : "";
+    drawBotReasons(k);
     $("replay").hidden = true;
     $("replay-button").setAttribute("aria-expanded", "false");
     $("replay-button").hidden = !hand.contract;
@@ -915,6 +1085,28 @@
     return view;
   }
 
+  /** A hint's figures for the viewer's side. The service gives the declaring side's
+   * P(make) and mean value; a defender sees the chance of setting the contract
+   * (100% less the declarer's P(make), both rounded as shown) and what the defenders
+   * take (42 points or 7 tricks less the declaring side's). */
+  function hintSide(h) {
+    const unit = h.unit === "VALUE_UNIT_TRICKS" ? "tricks" : "points";
+    const total = unit === "tricks" ? 7 : 42;
+    const declaring = Boolean(h.declaring);
+    const made = (m) => Math.round((m.pMake || 0) * 100);
+    const meanName = `your side's ${unit} (mean)`;
+    if (declaring) {
+      return { declaring, unit, chance: "P(make)", meanName,
+        figures: (m) => ({ chance: made(m), mean: Number(m.mean || 0) }),
+        note: `You declare: P(make) is the chance that your side makes the contract, the mean the ${unit} it takes.` };
+    }
+    const together = players() === 3 ? " (you and the other player against the declarer)" : "";
+    return { declaring, unit, chance: "P(set)", meanName,
+      figures: (m) => ({ chance: 100 - made(m), mean: total - Number(m.mean || 0) }),
+      note: `You defend: P(set) is the chance that your side${together} sets the contract ` +
+        `(100% less the declarer's P(make)), the mean the ${unit} your side takes (${total} less the declarer's).` };
+  }
+
   async function askHint() {
     if (state.phase !== "play") return;
     const hand = lastHand();
@@ -925,16 +1117,19 @@
     try {
       const h = await rpc("Hint", { view: myView(), ...T42Play.hintOptions });
       if (state.phase !== "play" || hand !== lastHand()) return;
-      const moves = Object.fromEntries((h.moves || []).map((m) => [m.tile, m]));
-      state.hint = { plays: hand.plays.length, moves, best: h.best || [] };
-      const unit = h.unit === "VALUE_UNIT_TRICKS" ? "tricks" : "points";
+      const side = hintSide(h);
+      const moves = Object.fromEntries((h.moves || []).map((m) => [m.tile, side.figures(m)]));
+      state.hint = { plays: hand.plays.length, moves, best: h.best || [], side };
       const count = Number(h.count ?? 0).toLocaleString("en-US");
       const exact = h.method === "HINT_METHOD_ENUMERATED";
       const deals = exact ? `all ${count} consistent deals (exact)` :
         `${Number(h.deals ?? 0).toLocaleString("en-US")} of ${count} consistent deals, sampled (seed ${h.seed ?? 0})`;
-      box.innerHTML = `<h2>Hint</h2><p class="note" id="hint-note" data-deals="${h.deals ?? 0}" data-method="${exact ? "exact" : "sampled"}">P(make) and mean ${unit} over ${deals}.</p>` +
-        `<table id="hint-table"><thead><tr><th scope="col">tile</th><th scope="col">P(make)</th><th scope="col">mean</th></tr></thead><tbody>` +
-        (h.moves || []).map((m) => `<tr data-tile="${m.tile}"${m.best ? ' class="best"' : ""}><th scope="row">${m.tile}${m.best ? " (best)" : ""}</th><td class="p-make">${percent(m.pMake)}</td><td class="mean">${Number(m.mean || 0).toFixed(1)}</td></tr>`).join("") +
+      box.innerHTML = `<h2>Hint</h2><p class="note" id="hint-side">${esc(side.note)}</p>` +
+        `<p class="note" id="hint-note" data-deals="${h.deals ?? 0}" data-method="${exact ? "exact" : "sampled"}">Over ${deals}.</p>` +
+        `<table id="hint-table" data-side="${side.declaring ? "declaring" : "defending"}"><thead><tr><th scope="col">tile</th>` +
+        `<th scope="col" class="chance">${side.chance}</th><th scope="col" class="mean">${esc(side.meanName)}</th></tr></thead><tbody>` +
+        (h.moves || []).map((m) => `<tr data-tile="${m.tile}"${m.best ? ' class="best"' : ""}><th scope="row">${m.tile}${m.best ? " (best)" : ""}</th>` +
+          `<td class="chance">${moves[m.tile].chance}%</td><td class="mean">${moves[m.tile].mean.toFixed(1)}</td></tr>`).join("") +
         "</tbody></table>";
       document.body.dataset.hint = "shown";
       drawTable();
@@ -944,6 +1139,48 @@
       document.body.dataset.hint = "error";
       showError(err);
     }
+  }
+
+  /** Why some cells of the bid advice are blank (–): the declarations that need marks,
+   * the all-or-nothing ones that have no mean, and the calls that are one bid each. */
+  function blanksNote(names, noMean, nelloMarks) {
+    const has = (n) => names.includes(n);
+    const lines = [];
+    const marks = (k) => `${k} mark${k === 1 ? "" : "s"}`;
+    const needs = [has("sevens") ? `sevens on a bid of ${marks(1)} or more` : "",
+      has("nello") ? `nello on ${marks(nelloMarks)} or more (house rule)` : ""].filter(Boolean);
+    if (needs.length) lines.push(`One may name ${needs.join(", and ")}: lower bids are blank.`);
+    if (noMean.length) {
+      const list = noMean.length === 1 ? noMean[0] : `${noMean.slice(0, -1).join(", ")} and ${noMean[noMean.length - 1]}`;
+      const one = noMean.length === 1;
+      lines.push(`${list[0].toUpperCase()}${list.slice(1)} ${one ? "has" : "have"} no mean: ${one ? "it makes" : "they make"} only ` +
+        `by taking every trick${noMean.includes("nello") ? " (nello: by losing every trick)" : ""}.`);
+    }
+    const calls = ["plunge", "splash"].filter(has);
+    if (calls.length) {
+      lines.push(`${calls.map((c) => `${c === "plunge" ? "Plunge" : "Splash"} is a call of ${c === "plunge" ? "4" : "2"} marks`).join(", ")}: ` +
+        "only that bid, when it is on offer.");
+    }
+    return lines.length ? `<p class="note" id="advice-blanks">${lines.join(" ")}</p>` : "";
+  }
+
+  /** A table wider than its box scrolls sideways (on a phone): a line above it says so,
+   * and the box's data-overflow is "1" (else "0") once measured. */
+  function watchScroll(region) {
+    if (!region || region.dataset.watched) return;
+    region.dataset.watched = "1";
+    const cue = el("p", { class: "note scroll-cue", "aria-hidden": "true", hidden: true },
+      "Scroll sideways for more \u2192");
+    region.before(cue);
+    const update = () => {
+      const over = region.scrollWidth > region.clientWidth + 1;
+      region.dataset.overflow = over ? "1" : "0";
+      cue.hidden = !over;
+    };
+    const observer = new ResizeObserver(update);
+    observer.observe(region);
+    if (region.firstElementChild) observer.observe(region.firstElementChild);
+    update();
   }
 
   async function askAdvice() {
@@ -966,15 +1203,25 @@
       const decls = advice.declarations || [];
       const bids = [...new Set(decls.flatMap((d) => (d.bids || []).map((b) => Number(b.bid))))]
         .filter((b) => offered.has(b)).sort((a, b) => a - b);
+      // A 42 declaration below the marks it needs (sevens 1, nello the house rule) cannot
+      // be named at that bid: its cell is blank, whatever the deals say.
+      const nelloMarks = state.record.rules?.nello_min_marks ?? 2;
+      const needs = isMoon() ? {} : { sevens: 42, nello: 42 * nelloMarks };
+      const blank = '<td class="na">\u2013</td>';
       const rows = decls.map((d) => {
         const name = declarationName(d.declaration);
         const byBid = Object.fromEntries((d.bids || []).map((b) => [Number(b.bid), b]));
-        return `<tr data-declaration="${name}"><th scope="row">${name}</th><td class="mean">${d.mean != null ? Number(d.mean).toFixed(1) : ""}</td>` +
-          bids.map((b) => `<td data-bid="${b}">${byBid[b] ? percent(byBid[b].pMakeCalibrated ?? byBid[b].pMake) : ""}</td>`).join("") + "</tr>";
+        const cell = (b) => (byBid[b] && b >= (needs[name] || 0) ?
+          `<td data-bid="${b}">${percent(byBid[b].pMakeCalibrated ?? byBid[b].pMake)}</td>` : blank.replace("<td", `<td data-bid="${b}"`));
+        return `<tr data-declaration="${name}"><th scope="row">${name}</th>` +
+          (d.mean != null ? `<td class="mean">${Number(d.mean).toFixed(1)}</td>` : blank.replace('class="na"', 'class="mean na"')) +
+          bids.map(cell).join("") + "</tr>";
       }).join("");
       box.innerHTML = `<h2>Bid advice</h2><p id="advice-recommendation"><b>${esc(recommendationWords(advice))}</b></p>` +
-        `<p class="note" id="advice-note" data-deals="${advice.deals ?? 0}">P(make) per declaration at the bids on offer, over ${advice.deals ?? 0} random deals of the other tiles (seed ${advice.seed ?? 0})${advice.fixedLead ? ", the declarer holding one opening lead for every deal" : ""}.</p>` +
-        `<div class="scroll" tabindex="0" role="region" aria-label="P(make) per declaration and bid"><table id="advice-table"><thead><tr><th scope="col">trump</th><th scope="col">mean</th>${bids.map((b) => `<th scope="col">${b}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></div>`;
+        `<p class="note" id="advice-note" data-deals="${advice.deals ?? 0}">P(make) per declaration at the bids on offer, over ${advice.deals ?? 0} random deals of the other tiles (seed ${advice.seed ?? 0})${advice.fixedLead ? ", the declarer holding one opening lead for every deal" : ""}; the mean, the ${isMoon() ? "tricks" : "points"} the declaring side takes.</p>` +
+        `<div class="scroll" tabindex="0" role="region" aria-label="P(make) per declaration and bid"><table id="advice-table"><thead><tr><th scope="col">trump</th><th scope="col">mean</th>${bids.map((b) => `<th scope="col">${b}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></div>` +
+        blanksNote(decls.map((d) => declarationName(d.declaration)), decls.filter((d) => d.mean == null).map((d) => declarationName(d.declaration)), nelloMarks);
+      watchScroll(box.querySelector(".scroll"));
       document.body.dataset.advice = "shown";
     } catch (err) {
       box.hidden = true;
@@ -1016,6 +1263,7 @@
 
   function syncSetup() {
     const kind = document.querySelector("input[name='game']:checked").value;
+    $("rules-link").hash = kind === "42" ? "" : "moon";
     document.querySelector(".rules-42").hidden = kind !== "42";
     document.querySelector(".rules-moon").hidden = kind === "42";
     for (const id of ["seat", "first-shaker"]) {
@@ -1032,9 +1280,11 @@
     state.record = { game: s.game, rules: s.rules, first_shaker: s.shaker, hands: [] };
     if (s.game === "moon") state.record = { game: "moon", players: s.players, rules: s.rules, first_shaker: s.shaker, hands: [] };
     state.pad = null;
+    state.table = null;   // a new table for this game
     state.seeds = [];
     state.whos = [];
     state.progress = [];
+    state.decisions = [];
     state.actions = 0;
     $("final").hidden = true;
     $("setup").hidden = true;
@@ -1127,6 +1377,7 @@
     s.players = players();
     if (s.players === 3 && s.seat === "W") s.seat = "S";
     state.settings = s;
+    state.table = null;   // a new table, which carries the loaded hands on the record's word
     state.actions = 0;
     state.continuing = false;
     $("next-hand").hidden = false;
@@ -1137,7 +1388,33 @@
     startHand();
   }
 
+  /** A game under way: a hand in play, or a hand over with the game still going. */
+  const gameUnderway = () => Boolean(state.live) || state.phase === "hand-over";
+  let leaving = false;
+
+  /** New game while a game is under way asks first (a dialog the person may cancel).
+   * Registered before New game's other listeners: until the person confirms, they do not run. */
+  function guardNewGame() {
+    $("new-game").addEventListener("click", (event) => {
+      if (leaving || !gameUnderway()) {
+        leaving = false;
+        return;
+      }
+      event.stopImmediatePropagation();
+      const dialog = $("leave-dialog");
+      dialog.returnValue = "";
+      dialog.showModal();
+    });
+    // Cancel or Escape: the game goes on as it was; Leave: New game as if it were clicked.
+    $("leave-dialog").addEventListener("close", () => {
+      if ($("leave-dialog").returnValue !== "leave") return;
+      leaving = true;
+      $("new-game").click();
+    });
+  }
+
   function init() {
+    guardNewGame();
     document.querySelectorAll("input[name='game']").forEach((r) => r.addEventListener("change", syncSetup));
     syncSetup();
     $("setup").addEventListener("submit", (event) => (state.continuing ? continueGame(event) : startGame(event)));
@@ -1198,6 +1475,7 @@
       else if (event.key === "Home") { event.preventDefault(); replayTo(0); }
       else if (event.key === "End") { event.preventDefault(); replayTo(Infinity); }
     });
+    document.querySelectorAll("#game .scroll").forEach(watchScroll);
     T42Play.state = () => ({ phase: state.phase, record: state.record, live: state.live, check: state.check, pad: state.pad });
     T42Play.finishedRecord = () => finishedRecord();
     // The bots of the game from the next bot turn on (rule, advice, random).
@@ -1209,6 +1487,12 @@
       let text = "";
       try { text = fromBase64Url(match[1]); } catch (err) { text = "not base64"; }
       loadRecord(text);
+      return;
+    }
+    let saved = null;
+    try { saved = JSON.parse(localStorage.getItem(TABLE_KEY) || "null"); } catch (err) { saved = null; }
+    if (saved?.token && saved.settings) {
+      resumeTable(saved).catch((err) => { showError(err); setPhase("error"); });
     }
   }
 
