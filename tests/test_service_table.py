@@ -398,12 +398,11 @@ def hostile(person: Person, check: hs.CheckGameResponse) -> None:
         assert failed.field.startswith("record.hands[0]") or failed.field == "record"
 
 
-def test_a_whole_sealed_game_over_http_refuses_every_cheat(table_server, table_stub,
-                                                            table_db):
-    """A whole 42 game at S against rule bots over HTTP/JSON, trying items 1-6 at every
-    turn: each is refused; an older hand's token is refused once the table moved on; the
-    next hand is dealt once; and the game ends with the table's record."""
-    call = Client(table_server, table_stub, "connect")
+def test_a_whole_sealed_game_refuses_every_cheat(client, table_db):
+    """A whole 42 game at S against rule bots over HTTP/JSON and gRPC, trying items 1-6
+    at every turn: each is refused; an older hand's token is refused once the table moved
+    on; the next hand is dealt once; and the game ends with the table's record."""
+    call = client
     page, dealt = new_table(call, "42", 4, "S")
     token, rng = dealt.sealed, random.Random(3)
     old_tokens = []
