@@ -15,6 +15,12 @@ event loop and over the same `SolverPool`:
   page sends, or the field and reason at fault.
 - ``GET /``: the web page (``solver/show/web``, package data), and its files.
 - ``GET /healthz``: ``{"status": "SERVING"}``, 503 ``NOT_SERVING`` while draining.
+
+Every answer carries `SECURITY_HEADERS` (a strict Content-Security-Policy, nosniff,
+no referrer, no framing). A body over `MAX_REQUEST_BYTES` is HTTP 413 with a Connect
+``resource_exhausted`` error. uvicorn serves HTTP/1.1 only (no HTTP/2, no TLS): a
+client that closes its connection before the answer cancels its call, and so its
+search, as a gRPC cancel does (`HttpApp._until_disconnect`).
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ from texas42.v1 import hint_service_connect, hint_service_pb2
 from solver.game.errors import PositionError, key_text, quoted
 from solver.game.jsondoc import JSONValue
 
+from .deadlines import CallDeadline
 from .servicer import SERVICE_NAME, HintServicer
 # One request size limit for both transports.
 from . import status
@@ -63,6 +70,23 @@ _RPC_OF_ATTRIBUTE = {re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", 
 
 #: The path of the web page's document reader (`read_document`).
 DOCUMENT_PATH = "/document"
+
+#: Headers of every answer (pages, their files, JSON). The pages load their scripts and
+#: styles as files of their own and write no inline style or script, so the policy
+#: allows nothing inline; ``data:`` images only for the pages' empty favicon.
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
+                           "img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
+                           "form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = ((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"no-referrer"),
+                    # frame-ancestors' older spelling, for browsers without CSP level 2
+                    (b"x-frame-options", b"DENY"))
+
+#: HTTP status of a body over `MAX_REQUEST_BYTES`. Connect maps resource_exhausted to
+#: 429, which tells a client to retry later; 413 says the request itself is too large.
+#: Connect clients read the code from the error's JSON body, whatever the status.
+TOO_LARGE_STATUS = 413
 
 #: The error details this service sends, by type name (shown decoded as ``debug``).
 _DETAIL_TYPES = {"google.rpc.BadRequest": error_details_pb2.BadRequest,
@@ -164,6 +188,7 @@ class ConnectHintService:
 
         async def call(request: Any, ctx: RequestContext) -> Any:
             context = ConnectContext(ctx)
+            deadline = CallDeadline.of(context)
             start, code = time.monotonic(), "OK"
             if self._metrics:
                 self._metrics.in_flight.labels(method).inc()
@@ -173,7 +198,9 @@ class ConnectHintService:
                 code = aborted.code.name
                 raise aborted.error from None
             except asyncio.CancelledError:
-                code = "CANCELLED"
+                # The client hung up (`HttpApp._until_disconnect`) or the server stopped; a
+                # client that hung up at its own deadline ran out of time, as over gRPC.
+                code = "DEADLINE_EXCEEDED" if deadline.expired() else "CANCELLED"
                 raise
             except Exception:
                 code = "INTERNAL"
@@ -370,113 +397,158 @@ class HttpApp:
         message with ``invalid_argument`` (the runtime would call it ``unknown``; a JSON
         field the message does not have, or an enum name it does not know, is named
         as a field violation) and one over `MAX_REQUEST_BYTES` with
-        ``resource_exhausted``, as the gRPC face does. A gzip body is decompressed
-        here and judged the same; one that is not gzip is ``invalid_argument``, an
-        encoding other than gzip ``unimplemented``: all counted and logged as refused."""
+        ``resource_exhausted`` (HTTP 413), as the gRPC face does. A gzip body is
+        decompressed here and judged the same; one that is not gzip is
+        ``invalid_argument``, an encoding other than gzip ``unimplemented``: all counted
+        and logged as refused. The body is read whole before the runtime gets it, so
+        that a client that hangs up afterwards is seen (`_until_disconnect`)."""
         message_class = self._inputs.get(scope["path"])
         headers = dict(scope.get("headers", ()))
         content_type = headers.get(b"content-type", b"").split(b";")[0].strip()
         encoding = headers.get(b"content-encoding", b"identity").strip().lower()
-        if scope["method"] != "POST" or message_class is None or \
+        if scope["method"] != "POST" or \
                 content_type not in (b"application/json", b"application/proto"):
-            await self.connect(scope, receive, send)
-            return
-        start, received = time.monotonic(), bytearray()
+            # Not decoded here: the runtime answers it (unknown method, GET, other
+            # content types); its body is still bounded and a hang-up still seen.
+            message_class = None
+        start = time.monotonic()
         method = scope["path"]
-        if encoding not in (b"identity", b"gzip"):
+        if message_class is not None and encoding not in (b"identity", b"gzip"):
             shown = encoding.decode("latin-1")
             await self._refuse(scope, send, method, start, "unsupported_encoding", 501, {
                 "code": "unimplemented",
                 "message": f"unknown compression {quoted(shown)}: supported encodings are "
                            "gzip, identity"})
             return
-        while True:
-            event = await receive()
-            received += event.get("body", b"")
-            if not event.get("more_body") or len(received) > MAX_REQUEST_BYTES:
-                break
-        body = bytes(received)
+        body = await _read_body(receive)
+        if body is None:  # the client hung up before its request was whole: no answer
+            self._count(scope, method, start, "CANCELLED", rejected="disconnected")
+            return
         try:
             if len(body) > MAX_REQUEST_BYTES:
                 raise _TooLarge()
-            if encoding == b"gzip":
+            if message_class is not None and encoding == b"gzip":
                 body = gunzip(body)
                 # The runtime gets the body as sent without compression.
                 scope = {**scope, "headers": [(k, v) for k, v in scope.get("headers", ())
                                               if k.lower() != b"content-encoding"]}
         except _TooLarge:
-            await self._refuse(scope, send, method, start, "too_large", 429, {
-                "code": "resource_exhausted",
-                "message": f"request over the {MAX_REQUEST_BYTES} byte limit"})
+            await self._refuse_too_large(scope, send, method, start)
             return
         except ValueError as exc:
             rich = status.undecodable_request(str(exc))
             await self._refuse(scope, send, method, start, "undecodable", 400,
                                _connect_error(rich))
             return
-        try:
-            if content_type == b"application/json":
-                json_format.Parse(body, message_class())
-            else:
-                message_class.FromString(body)
-        except (json_format.ParseError, DecodeError, UnicodeDecodeError) as exc:
-            # The gRPC face's status: a short quotation of the parser's message, and the
-            # UNDECODABLE_REQUEST reason (protobuf's message can hold a whole bad value);
-            # a JSON field protobuf would not take is named instead.
-            violation = None
-            if content_type == b"application/json":
-                try:
-                    violation = json_violation(json.loads(body), message_class.DESCRIPTOR)
-                except Exception:  # not JSON (protobuf's message says so), too deep, ...
-                    violation = None
-            rich = status.invalid_argument(*violation) if violation else \
-                status.undecodable_request(str(exc))
-            await self._refuse(scope, send, method, start, "undecodable", 400,
-                               _connect_error(rich))
-            return
-        replayed = False
+        if message_class is not None:
+            try:
+                if content_type == b"application/json":
+                    json_format.Parse(body, message_class())
+                else:
+                    message_class.FromString(body)
+            except (json_format.ParseError, DecodeError, UnicodeDecodeError) as exc:
+                # The gRPC face's status: a short quotation of the parser's message, and the
+                # UNDECODABLE_REQUEST reason (protobuf's message can hold a whole bad value);
+                # a JSON field protobuf would not take is named instead.
+                violation = None
+                if content_type == b"application/json":
+                    try:
+                        violation = json_violation(json.loads(body), message_class.DESCRIPTOR)
+                    except Exception:  # not JSON (protobuf's message says so), too deep, ...
+                        violation = None
+                rich = status.invalid_argument(*violation) if violation else \
+                    status.undecodable_request(str(exc))
+                await self._refuse(scope, send, method, start, "undecodable", 400,
+                                   _connect_error(rich))
+                return
+        await self._until_disconnect(scope, body, receive, send)
+
+    async def _until_disconnect(self, scope: Scope, body: bytes, receive: Receive,
+                                send: Send) -> None:
+        """Run the Connect runtime on a request whose ``body`` has been read, until it has
+        answered or the client has hung up, whichever comes first.
+
+        Nothing else reads the connection while a handler runs, so without this a client
+        that gave up would leave its search running to the end, holding a worker, and
+        be logged OK. Cancelled, the handler's search stops (its token is cancelled) and
+        the call is logged and counted CANCELLED, as a gRPC cancel is.
+        """
+        left = asyncio.Event()
 
         async def replay() -> dict[str, Any]:
-            nonlocal replayed
-            if replayed:
-                return await receive()  # later events: the client's disconnect
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
+            nonlocal body
+            if body is not None:
+                event = {"type": "http.request", "body": body, "more_body": False}
+                body = None
+                return event
+            await left.wait()  # the runtime reads no further; if it did: the client left
+            return {"type": "http.disconnect"}
 
-        await self.connect(scope, replay, send)
+        async def watch() -> None:
+            # After the body, uvicorn's next event is the disconnect: the client closed the
+            # connection (or the answer is complete, and this watch is over anyway).
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            left.set()
+
+        call = asyncio.ensure_future(self.connect(scope, replay, send))
+        watcher = asyncio.ensure_future(watch())
+        try:
+            await asyncio.wait((call, watcher), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            watcher.cancel()
+            if not call.done():
+                # The client hung up, or this task was cancelled (the server stops).
+                call.cancel()
+                await asyncio.wait((call,))
+        if not call.cancelled():
+            call.result()  # the runtime's own failure, if any, as before
+
+    def _count(self, scope: Scope, method: str, start: float, code: str, *,
+               rejected: str, transport: str = "connect") -> None:
+        """Log and count a call that never reached its handler, ``rejected`` for that
+        reason (only a method of the service is counted: an unknown path makes no new
+        metric series)."""
+        latency = time.monotonic() - start
+        if self.metrics and (method in self._inputs or method == DOCUMENT_PATH):
+            self.metrics.calls.labels(method, code).inc()
+            self.metrics.latency.labels(method).observe(latency)
+        client = scope.get("client")
+        log_rpc(method, code, latency, f"{client[0]}:{client[1]}" if client else "",
+                rejected=rejected, transport=transport)
 
     async def _refuse(self, scope: Scope, send: Send, method: str, start: float, reason: str,
                       http_status: int, error: dict[str, Any]) -> None:
         """Answer a request refused before its handler ran (a Connect error), counted and
         logged as the gRPC face counts and logs its own (before the answer is sent)."""
-        code = error["code"].upper()
-        latency = time.monotonic() - start
-        if self.metrics:
+        if self.metrics and (method in self._inputs or method == DOCUMENT_PATH):
             self.metrics.rejected.labels(method, reason).inc()
-            self.metrics.calls.labels(method, code).inc()
-            self.metrics.latency.labels(method).observe(latency)
-        client = scope.get("client")
-        log_rpc(method, code, latency, f"{client[0]}:{client[1]}" if client else "",
-                rejected=reason, transport="connect")
+        self._count(scope, method, start, error["code"].upper(), rejected=reason)
         await _respond(send, http_status, json.dumps(error).encode(), "application/json")
+
+    async def _refuse_too_large(self, scope: Scope, send: Send, method: str,
+                                start: float) -> None:
+        """HTTP 413 for a body over `MAX_REQUEST_BYTES`, with the Connect error the gRPC
+        face answers (RESOURCE_EXHAUSTED)."""
+        await self._refuse(scope, send, method, start, "too_large", TOO_LARGE_STATUS, {
+            "code": "resource_exhausted",
+            "message": f"request over the {MAX_REQUEST_BYTES} byte limit"})
 
     async def _document(self, scope: Scope, receive: Receive, send: Send) -> None:
         """``POST /document``: `read_document` of the body; 200 with its answer, or 400
         with the Connect error of the field at fault (as an RPC's bad input)."""
-        start, received = time.monotonic(), bytearray()
-        while True:
-            event = await receive()
-            received += event.get("body", b"")
-            if not event.get("more_body") or len(received) > MAX_REQUEST_BYTES:
-                break
+        start = time.monotonic()
+        received = await _read_body(receive)
+        if received is None:  # the client hung up before its request was whole
+            self._count(scope, DOCUMENT_PATH, start, "CANCELLED", rejected="disconnected",
+                        transport="http")
+            return
         if len(received) > MAX_REQUEST_BYTES:
-            await self._refuse(scope, send, DOCUMENT_PATH, start, "too_large", 429, {
-                "code": "resource_exhausted",
-                "message": f"request over the {MAX_REQUEST_BYTES} byte limit"})
+            await self._refuse_too_large(scope, send, DOCUMENT_PATH, start)
             return
         try:
             # Off the event loop: a large document takes a while to read.
-            answer = await asyncio.to_thread(read_document, bytes(received))
+            answer = await asyncio.to_thread(read_document, received)
         except PositionError as exc:
             code, http_status = "INVALID_ARGUMENT", 400
             body = _connect_error(status.invalid_argument(exc.field, exc.reason, exc.code))
@@ -494,6 +566,7 @@ class HttpApp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return
+        send = _with_security_headers(send)
         path: str = scope["path"]
         if path.startswith(self.connect.path + "/"):
             await self._connect_call(scope, receive, send)
@@ -516,6 +589,28 @@ class HttpApp:
                                                         if kind.startswith("text/") or
                                                         kind.endswith(("json", "javascript"))
                                                         else ""))
+
+
+async def _read_body(receive: Receive) -> Optional[bytes]:
+    """A request's body, read until its end or until it is over `MAX_REQUEST_BYTES` (the
+    caller refuses it then); None if the client hung up before its end."""
+    received = bytearray()
+    while True:
+        event = await receive()
+        if event["type"] == "http.disconnect":
+            return None
+        received += event.get("body", b"")
+        if not event.get("more_body") or len(received) > MAX_REQUEST_BYTES:
+            return bytes(received)
+
+
+def _with_security_headers(send: Send) -> Send:
+    """``send``, adding `SECURITY_HEADERS` to the answer's headers."""
+    async def secured(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), *SECURITY_HEADERS]}
+        await send(message)
+    return secured
 
 
 async def _respond(send: Send, status: int, body: bytes, content_type: str) -> None:
@@ -549,6 +644,9 @@ class HttpServer:
         """Bind and serve; the bound port. Raises OSError when the address is taken."""
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
+        # A server restarted on its port binds while the old connections linger in
+        # TIME_WAIT (a port another process listens on is still refused).
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((self.host, self.requested_port))
         except OSError:

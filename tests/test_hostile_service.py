@@ -165,7 +165,7 @@ def test_a_gzip_body_that_inflates_past_4_mib_is_resource_exhausted(web_server):
     body = gzip.compress(b'{"position": {"plays": ["' + b"x" * LIMIT + b'"]}}')
     assert len(body) < 10_000
     status, error = post(web_server, SOLVE, body, gzip_json())
-    assert (status, error) == (429, {"code": "resource_exhausted",
+    assert (status, error) == (413, {"code": "resource_exhausted",
                                      "message": f"request over the {LIMIT} byte limit"})
     assert refused_lines(web_server, "too_large")[lines:] == [(SOLVE, "RESOURCE_EXHAUSTED")]
     labels = f'method="{SOLVE}",reason="too_large"'
@@ -289,7 +289,7 @@ def test_the_document_reader_answers_the_canonical_document_and_requests(web_ser
 
 def test_the_document_reader_refuses_a_body_over_4_mib(web_server):
     status, error = post(web_server, "/document", b" " * (LIMIT + 1))
-    assert (status, error["code"]) == (429, "resource_exhausted")
+    assert (status, error["code"]) == (413, "resource_exhausted")
 
 
 # ------------------------------------------------------------------ t42 serve --help
