@@ -16,7 +16,7 @@ import time
 from solver.game.auction import GameRules
 from solver.game.call_view import call_view
 from solver.hidden.dealer import Dealer
-from solver.play.bots import make_bot, seat_view
+from solver.play.bots import make_bot, seat_bots, seat_view
 from solver.play.game_play import play_game
 
 
@@ -49,9 +49,14 @@ def main() -> None:
     if args.game:
         cpu0 = resource.getrusage(resource.RUSAGE_SELF).ru_utime
         t = time.perf_counter()
-        a, b = make_bot("advice", seed=1), make_bot("advice", seed=2)
-        a.threads = b.threads = threads
-        record = play_game(a, b, seed=1)
+        def advice(seed: int):
+            def maker(seat: int):
+                bot = seat_bots("advice", seed)(seat)
+                bot.threads = threads
+                return bot
+            return maker
+
+        record = play_game(advice(1), advice(2), seed=1)
         wall = time.perf_counter() - t
         cpu = resource.getrusage(resource.RUSAGE_SELF).ru_utime - cpu0
         print(f"one game advice vs advice: {len(record.hands)} hands, {record.score}, "

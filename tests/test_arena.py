@@ -154,6 +154,14 @@ def test_deals_are_seeded_by_pair():
     assert [SEATS[deal_for_pair(i, 9).contract.declarer] for i in range(5)] == list("NESWN")
 
 
+def test_each_seat_has_its_own_bot_seeded_the_same_in_both_games():
+    # A bot per seat, seeded by the pair and the seat: random against itself plays both
+    # games of a pair alike (its bots in N drew from one generator, now one each).
+    for game0, game1 in zip(*[iter(run_arena("random", "random", 4, seed=6))] * 2):
+        assert (game0.pair, game0.game, game1.game) == (game1.pair, 0, 1)
+        assert game0.plays == game1.plays
+
+
 def _record(pair: int, game: int, ns: str, ew: str, points: int) -> HandRecord:
     return HandRecord(pair=pair, game=game, ns=ns, ew=ew, declarer="N", trump="sixes",
                       hands={}, plays=[], points=points, made=points >= 30)

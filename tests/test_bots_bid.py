@@ -23,7 +23,7 @@ from solver.game.call_view import CallView, Declaration, call_view
 from solver.game.game_record import read_game
 from solver.game.position import Position
 from solver.hidden.dealer import Dealer
-from solver.play.bots import OpenTable, make_bot
+from solver.play.bots import OpenTable, make_bot, seat_bots, seat_seed
 from solver.play.game_play import (call_view_of, next_action, play_game, play_view_of)
 
 GAMES = [("42", 4, None), ("42", 4, {"splash": True, "nello_min_marks": 1,
@@ -222,7 +222,7 @@ def _prefixes(record) -> list[dict]:
 @pytest.mark.parametrize("game,players", [("42", 4), ("moon", 3), ("moon", 4)])
 @pytest.mark.parametrize("name", ["random", "rule", "advice"])
 def test_hidden_hands_do_not_change_a_bot(name, game, players):
-    record = play_game(make_bot("rule"), make_bot("random", seed=4), game=game,
+    record = play_game("rule", seat_bots("random", 4), game=game,
                        players=players, seed=7)
     cases = _prefixes(record)
     if name == "advice":
@@ -243,7 +243,7 @@ def test_hidden_hands_do_not_change_a_bot(name, game, players):
 
 
 def test_the_call_view_holds_only_the_seat():
-    record = play_game(make_bot("rule"), make_bot("random", seed=1), seed=3)
+    record = play_game("rule", "random", seed=3)
     data = record.to_json()
     hand = data["hands"][0]
     cut = {**data, "hands": [{"hands": hand["hands"], "auction": hand["auction"][:2]}]}
@@ -275,32 +275,36 @@ def _check_game(record, target_side_reached: bool = True):
 @pytest.mark.parametrize("game,players,rules", GAMES)
 def test_rule_vs_random_game(game, players, rules):
     for seed in range(3):
-        record = play_game(make_bot("rule"), make_bot("random", seed=seed), game=game,
+        record = play_game("rule", "random", game=game,
                            players=players, rules=rules, seed=seed, first_shaker=seed % players)
         _check_game(record)
         assert record.first_shaker == seed % players
 
 
 def test_random_games_are_seeded():
-    a = play_game(make_bot("random", seed=1), make_bot("random", seed=2), seed=5)
-    b = play_game(make_bot("random", seed=1), make_bot("random", seed=2), seed=5)
+    a = play_game(seat_bots("random", 1), seat_bots("random", 2), seed=5)
+    b = play_game(seat_bots("random", 1), seat_bots("random", 2), seed=5)
     assert a.to_json() == b.to_json()
     _check_game(a)
+    # bots named are seeded by the game's seed and the seat
+    named = play_game("random", "random", seed=5)
+    assert named.to_json() == play_game(seat_bots("random", 5), seat_bots("random", 5),
+                                        seed=5).to_json()
 
 
 def test_cheat_vs_rule_game():
-    record = play_game(make_bot("cheat"), make_bot("rule"), seed=2, first_shaker="E")
+    record = play_game("cheat", "rule", seed=2, first_shaker="E")
     _check_game(record)
 
 
 def test_advice_vs_rule_short_game():
-    record = play_game(_bot("advice", 1), make_bot("rule"), seed=4,
-                       rules={"all_pass": "forced"})
+    record = play_game(seat_bots("advice", 1, advice_deals=12, hint_deals=6), "rule",
+                       seed=4, rules={"all_pass": "forced"})
     _check_game(record)
 
 
 def test_next_action_of_a_record_is_the_bots():
-    record = play_game(make_bot("rule"), make_bot("rule"), seed=8)
+    record = play_game("rule", "rule", seed=8)
     data = record.to_json()
     hand = data["hands"][0]
     for k in range(len(hand["auction"])):
@@ -345,3 +349,177 @@ def test_fixed_lead_bot_calls_by_the_fixed_lead_figures():
     lead = make_bot("advice-lead", seed=2, advice_deals=40)
     lead.call(view)
     assert [a.calibration.source.get("fixed_lead") for a in lead._advice.values()] == [True]
+
+
+# ------------------------------------------------- one bot a seat, its own bid's declaration
+
+
+class _OneSeat:
+    """A bot made for one seat: it fails on anything handed to it of another seat, so a
+    game that hands it only its seat's views and true deals is one in which it holds
+    nothing its seat did not see."""
+
+    def __init__(self, inner, seat: int) -> None:
+        self.inner, self.seat = inner, seat
+        self.name, self.sees_deal = inner.name, inner.sees_deal
+        self.handed = 0
+
+    def _check(self, seen) -> None:
+        if isinstance(seen, OpenTable):
+            seat = seen.view.seat
+        elif isinstance(seen, Position):
+            seat = seen.to_move_index
+        else:
+            seat = seen.seat
+        assert seat == self.seat, f"the bot of {SEATS[self.seat]} handed {SEATS[seat]}'s view"
+        self.handed += 1
+
+    def call(self, seen):
+        self._check(seen)
+        return self.inner.call(seen)
+
+    def declare(self, seen):
+        self._check(seen)
+        return self.inner.declare(seen)
+
+    def discard(self, seen):
+        self._check(seen)
+        return self.inner.discard(seen)
+
+    def choose(self, seen):
+        self._check(seen)
+        return self.inner.choose(seen)
+
+
+@pytest.mark.parametrize("game,players,rules", GAMES)
+@pytest.mark.parametrize("names", [("rule", "random"), ("cheat", "rule")])
+def test_every_seat_has_a_bot_of_its_own(game, players, rules, names):
+    """play_game makes one bot a seat, hands each only its seat's views, and never the
+    same object two seats (three-player Moon's N and S are opponents)."""
+    made: dict[int, _OneSeat] = {}
+
+    def side(name: str):
+        def maker(seat: int) -> _OneSeat:
+            assert seat not in made, f"a second bot made for {SEATS[seat]}"
+            made[seat] = _OneSeat(_bot(name, seat), seat)
+            return made[seat]
+        return maker
+
+    if names[0] == "cheat" and game == "moon":
+        return    # the cheat's Moon searches take a while; its 42 game covers it
+    record = play_game(side(names[0]), side(names[1]), game=game, players=players,
+                       rules=rules, seed=2)
+    _check_game(record)
+    assert sorted(made) == list(record.rules.seats)
+    assert len({id(bot) for bot in made.values()}) == len(made)
+    assert all(bot.handed > 0 for bot in made.values())
+
+
+def test_an_advice_game_hands_each_bot_only_its_seat():
+    made: dict[int, _OneSeat] = {}
+
+    def advice(seat: int) -> _OneSeat:
+        made[seat] = _OneSeat(_bot("advice", seat), seat)
+        return made[seat]
+
+    _check_game(play_game(advice, "rule", seed=4, rules={"all_pass": "forced"}))
+    assert sorted(made) == [0, 2] and all(bot.handed > 0 for bot in made.values())
+
+
+def test_one_bot_object_for_two_seats_is_refused():
+    with pytest.raises(TypeError, match="one bot object"):
+        play_game(make_bot("rule"), "random", seed=1)
+
+
+def test_each_seat_draws_from_a_generator_of_its_own():
+    assert len({seat_seed(seed, s) for seed in range(3) for s in range(4)}) == 12
+    ns = seat_bots("random", 5)
+    assert ns(0).rng.random() != ns(2).rng.random()
+    assert ns(0).rng.random() == seat_bots("random", 5)(0).rng.random()
+
+
+def _caller(seed: int):
+    """An advice bot whose calls rest on enough deals for a settled answer."""
+    return make_bot("advice", seed=seed, advice_deals=50, hint_deals=6)
+
+
+def _ids(tiles: str) -> tuple[int, ...]:
+    return tuple(T.parse_tile(t, "t") for t in tiles.split())
+
+
+#: A very low hand that bid advice bids 84 nello with (N, calling first: W shakes).
+NELLO_HAND = _ids("1-0 2-0 3-0 2-1 3-1 4-0 0-0")
+NELLO_PARTNER = _ids("6-5 6-3 5-4 5-2 4-4 2-2 1-1")
+
+
+def test_the_declaration_named_is_the_one_the_bid_was_for():
+    """N bids 84 for nello; its partner S calls after it, with the same bot object (as
+    the game once did) or its own; N declares nello, not a pip suit."""
+    rules = read_rules(None, "42", 4)
+    score = {"NS": 0, "EW": 0}
+    for shared in (True, False):
+        north = _caller(5)
+        south = north if shared else _caller(6)
+        calls = [Call(0, north.call(call_view(rules, 0, NELLO_HAND, 3, (), score)))]
+        assert calls[0].bid == 84
+        calls.append(Call(1, "pass"))
+        calls.append(Call(2, south.call(call_view(rules, 2, NELLO_PARTNER, 3, tuple(calls),
+                                                  score))))
+        assert calls[-1].bid == "pass"
+        calls.append(Call(3, "pass"))
+        view = call_view(rules, 0, NELLO_HAND, 3, tuple(calls), score)
+        assert view.action == "declare"
+        assert north.declare(view).trump == "nello"
+
+
+def test_a_bot_that_did_not_call_names_a_declaration_of_the_bid_won():
+    """A bot asked to declare without having called (the table asks a fresh one each
+    step) asks its advice about the declarations of the bid won: nello at 84 too."""
+    rules = read_rules(None, "42", 4)
+    calls = (Call(0, 84), Call(1, "pass"), Call(2, "pass"), Call(3, "pass"))
+    view = call_view(rules, 0, NELLO_HAND, 3, calls, {"NS": 0, "EW": 0})
+    assert _caller(7).declare(view).trump == "nello"
+
+
+# A deal whose E (a rule bot: four doubles) plunges; N shakes, so E calls first. S's hand
+# takes every trick in sevens at 5 marks; W's and N's do not overcall.
+PLUNGE_DEAL = {0: _ids("6-5 6-1 5-5 3-2 3-0 2-1 0-0"), 1: _ids("6-6 6-4 5-3 5-1 3-3 2-2 1-1"),
+               2: _ids("6-3 6-2 6-0 5-4 5-2 4-3 3-1"), 3: _ids("5-0 4-4 4-2 4-1 4-0 2-0 1-0")}
+WEAK_OVER_PLUNGE = _ids("5-3 5-2 4-2 4-1 3-0 2-1 0-0")
+
+
+def test_an_overcall_of_a_plunge_is_made_for_a_declaration_that_makes_it():
+    """Over the rule bot's plunge a weak hand passes; a hand whose advice makes 210 in
+    sevens overcalls, and (its partner calling after it, with the same object or its
+    own) declares sevens, which makes; so does a bot asked to declare afresh."""
+    from solver.play import calling
+    from solver.search.solve import make_or_set
+    rules = read_rules(None, "42", 4)
+    score = {"NS": 0, "EW": 0}
+    plunge = (Call(1, calling.rule_call(call_view(rules, 1, PLUNGE_DEAL[1], 0, (), score))),)
+    assert plunge[0].bid == "plunge"
+    assert _caller(3).call(call_view(rules, 2, WEAK_OVER_PLUNGE, 0, plunge,
+                                            score)) == "pass"
+    for shared in (True, False):
+        south = _caller(3)
+        north = south if shared else _caller(4)
+        calls = list(plunge)
+        calls.append(Call(2, south.call(call_view(rules, 2, PLUNGE_DEAL[2], 0, tuple(calls),
+                                                  score))))
+        assert calls[-1].bid == 210
+        advice = next(iter(south._advice.values()))
+        assert advice.declaration("sevens").chance(210).p_used >= south.threshold
+        calls.append(Call(3, calling.rule_call(call_view(rules, 3, PLUNGE_DEAL[3], 0,
+                                                         tuple(calls), score))))
+        calls.append(Call(0, north.call(call_view(rules, 0, PLUNGE_DEAL[0], 0, tuple(calls),
+                                                  score))))
+        assert [c.bid for c in calls[2:]] == ["pass", "pass"]
+        view = call_view(rules, 2, PLUNGE_DEAL[2], 0, tuple(calls), score)
+        declared = south.declare(view).trump
+        assert declared == "sevens"
+        start = Position({"hands": {SEATS[s]: [T.name_of(t) for t in h]
+                                    for s, h in PLUNGE_DEAL.items()},
+                          "contract": {"declarer": "S", "trump": declared, "bid": 210}})
+        assert make_or_set(start).makes
+    fresh = _caller(8).declare(view)
+    assert fresh.trump == "sevens"

@@ -17,7 +17,6 @@ import pytest
 
 from solver.game.game_record import read_game
 from solver.hidden.stats import wilson_interval
-from solver.play.bots import make_bot
 from solver.play.game_arena import (GameArenaRun, complete_games, contract_kind,
                                     format_game_stats, run_game_arena, summarize_games)
 from solver.play.game_play import play_game
@@ -61,8 +60,8 @@ def test_records_do_not_depend_on_the_workers(rule_vs_random):
 def test_a_hand_stopped_once_decided_scores_as_played_out():
     # rule is deterministic: the same game played out and stopped early differ only in
     # the plays after each hand's outcome was decided.
-    short = play_game(make_bot("rule"), make_bot("rule"), seed=11, play_out=False)
-    full = play_game(make_bot("rule"), make_bot("rule"), seed=11)
+    short = play_game("rule", "rule", seed=11, play_out=False)
+    full = play_game("rule", "rule", seed=11)
     assert [h.score for h in short.hands] == [h.score for h in full.hands]
     assert short.winner == full.winner
     assert sum(len(h.plays) for h in short.hands) < sum(len(h.plays) for h in full.hands)
@@ -131,6 +130,16 @@ def test_a_bot_against_itself_splits_every_game_evenly():
     assert s.split == 3 and s.bots["A"].tables_won == s.bots["B"].tables_won == 3
     assert s.difference.mean == 0 and s.difference.se == 0 and s.z == 0
     assert s.deals_paired == s.hands // 2
+
+
+def test_each_seat_is_seeded_the_same_at_both_tables():
+    # A bot per seat seeded by the game and the seat alone: random against itself plays
+    # both tables alike, auctions and plays, so every deal pairs to 0.
+    records = run_game_arena(GameArenaRun("random", "random", seed=4), 2)
+    for t0, t1 in complete_games(records).values():
+        assert t0["hands"] == t1["hands"]
+    s = summarize_games(records, "random", "random")
+    assert s.difference.mean == 0 and s.split == 2
 
 
 def test_cheat_declares_and_wins_more_than_rule():

@@ -34,7 +34,7 @@ from solver.game.position import SEATS, Position
 from solver.game.view import View
 from solver.play import arena
 from solver.play.arena import deal_for_pair, play_hand, run_arena
-from solver.play.bots import BOT_NAMES, CheatBot, make_bot, seat_view
+from solver.play.bots import BOT_NAMES, CheatBot, make_bot, seat_bots, seat_view
 
 TIMEOUT = 120     # seconds: a hung command fails the test instead of hanging the suite
 
@@ -402,7 +402,7 @@ def _twin_deals() -> list[tuple[Position, Position]]:
     twins = []
     for pair in range(4):
         start = deal_for_pair(pair, 11)
-        end = play_hand(start, make_bot("rule"), make_bot("rule"))
+        end = play_hand(start, seat_bots("rule"), seat_bots("rule"))
         for n in (0, 1, 2, 5, 9, 14, 17, 22):
             p = start.with_plays(list(end.plays[:n]))
             me = p.to_move_index
@@ -483,27 +483,30 @@ def _reachable(root: object) -> list[object]:
 @pytest.mark.parametrize("name", ["random", "rule", "hint"])
 def test_the_arena_hands_a_bot_but_cheat_its_view_and_nothing_else(name):
     start = deal_for_pair(1, 4)
-    spy = _Spy(make_bot(name, 3, hint_deals=4))
-    end = play_hand(start, spy, make_bot("random", 8))
-    assert len(spy.seen) == 14
-    for i, seen in enumerate(spy.seen):
-        assert type(seen) is View
-        assert set(seen.hands) == {seen.seat}
-        assert not hasattr(seen, "position")
-        held = [o for o in _reachable(seen) if isinstance(o, Position)]
-        assert held == []
-        # the view is the one the seat had: its own hand, the contract, the plays so far
-        assert seen.hand_ids == start.hands[seen.seat]
-        assert seen.to_move_index == seen.seat
-    for bot_seen in _reachable(spy.inner):
-        assert not isinstance(bot_seen, Position)
+    spies = {seat: _Spy(make_bot(name, 3 + seat, hint_deals=4)) for seat in (0, 2)}
+    end = play_hand(start, spies.__getitem__, seat_bots("random", 8))
+    for seat, spy in spies.items():
+        # a bot of its own a seat: the spy of N is handed N's views alone
+        assert len(spy.seen) == 7 and {seen.seat for seen in spy.seen} == {seat}
+        for i, seen in enumerate(spy.seen):
+            assert type(seen) is View
+            assert set(seen.hands) == {seen.seat}
+            assert not hasattr(seen, "position")
+            held = [o for o in _reachable(seen) if isinstance(o, Position)]
+            assert held == []
+            # the view is the one the seat had: its own hand, the contract, the plays
+            assert seen.hand_ids == start.hands[seen.seat]
+            assert seen.to_move_index == seen.seat
+        for bot_seen in _reachable(spy.inner):
+            assert not isinstance(bot_seen, Position)
     assert end.is_complete
 
 
 def test_the_cheat_is_handed_the_deal():
     start = deal_for_pair(2, 4)
     spy = _Spy(make_bot("cheat"), sees_deal=True)
-    play_hand(start, spy, make_bot("rule"))
+    play_hand(start, lambda seat: spy if seat == 0 else _Spy(make_bot("cheat"), True),
+              seat_bots("rule"))
     assert all(type(s) is Position and s.hands == start.hands for s in spy.seen)
     assert make_bot("cheat").sees_deal and not any(make_bot(n).sees_deal for n in BOT_NAMES
                                                    if n != "cheat")

@@ -2,8 +2,10 @@
 
 Duplicate play: pair ``i`` deals the same seeded hand twice, bot A sitting
 N/S in the first game and E/W in the second, so the luck of the deal
-cancels. Contract of pair ``i``: the declarer rotates N, E, S, W; it bids
-30 in its longest pip suit (ties: the higher pip) and leads. In one game of
+cancels; every seat has a bot of its own, seeded by the pair and the seat
+(`solver.play.bots.seat_seed`), the same in both games. Contract of pair
+``i``: the declarer rotates N, E, S, W; it bids 30 in its longest pip suit
+(ties: the higher pip) and leads. In one game of
 the pair A declares and B defends, in the other the roles swap, on the same
 cards.
 
@@ -35,7 +37,7 @@ from ..game.jsondoc import json_object
 from ..game.position import SEATS, Position
 from ..hidden.hint import default_threads
 from ..hidden.stats import McNemar, MeanEstimate, mcnemar, mean_of, wilson_interval
-from .bots import BOT_NAMES, Bot, make_bot, seat_view
+from .bots import BOT_NAMES, Bot, bots_for_seats, seat_bots, seat_view
 from .processes import ProcessPool
 
 BID = 30
@@ -110,17 +112,21 @@ class HandRecord:
         return asdict(self)
 
 
-def play_hand(start: Position, ns: Bot, ew: Bot) -> Position:
-    """Play a hand from ``start`` to the end, each seat's tile chosen by its side's bot
-    (``ns`` at N and S, ``ew`` at E and W).
+def play_hand(start: Position, ns: Callable[[int], Bot], ew: Callable[[int], Bot]
+              ) -> Position:
+    """Play a hand from ``start`` to the end, each seat's tile chosen by a bot of its
+    own: ``ns(seat)`` makes the bots of N and S, ``ew(seat)`` those of E and W (e.g.
+    `solver.play.bots.seat_bots`; `solver.play.bots.bots_for_seats` refuses one
+    object for two seats).
 
     A bot is handed the seat's `View` only (`solver.play.bots.seat_view`); the one
     that declares ``sees_deal`` (cheat) is handed the position itself.
     """
+    bots = bots_for_seats(ns, ew, range(len(start.hands)))
     plays: list[int] = list(start.plays)
     p = start
     while not p.is_complete:
-        bot = ns if p.to_move_index in (0, 2) else ew
+        bot = bots[p.to_move_index]
         plays.append(bot.choose(p if getattr(bot, "sees_deal", False) else seat_view(p)))
         p = start.with_plays(plays)
     return p
@@ -132,10 +138,11 @@ def play_pair(pair: int, seed: int, a: str, b: str, hint_deals: int = 100) -> li
     start = deal_for_pair(pair, seed)
     records = []
     for game, (ns_name, ew_name) in enumerate(((a, b), (b, a))):
-        bot_seed = (seed * 1_000_003 + pair) * 2 + game
-        ns = make_bot(ns_name, bot_seed, hint_deals)
-        ew = make_bot(ew_name, bot_seed + 7919, hint_deals)
-        end = play_hand(start, ns, ew)
+        # A bot per seat, seeded by the pair and the seat alone (`seat_seed`): the same
+        # in both games of the pair.
+        bot_seed = seed * 1_000_003 + pair
+        end = play_hand(start, seat_bots(ns_name, bot_seed, hint_deals),
+                        seat_bots(ew_name, bot_seed, hint_deals))
         records.append(HandRecord(
             pair=pair, game=game, ns=ns_name, ew=ew_name,
             declarer=SEATS[start.contract.declarer], trump=start.contract.declaration.name,

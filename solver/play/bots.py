@@ -1,6 +1,9 @@
 """Players for the arena and for games: each bot calls, declares, discards and plays.
 
-Every bot but ``cheat`` sees one seat only. For a play it is handed the seat's
+Every bot serves one seat: the games and arenas make a fresh bot for each seat
+(`SeatBots`, seeded by the game and the seat: `seat_seed`), so that what a bot keeps
+(its advice, its generator) is what its seat saw and did, never its partner's.
+Every bot but ``cheat`` sees that seat only. For a play it is handed the seat's
 `View` (`seat_view`): its own hand, the contract, the plays and the auction,
 parsed as any JSON view is. For a call, a declaration or (three-player Moon's
 declarer) a discard it is handed the seat's `CallView` (`solver.game.call_view`):
@@ -34,8 +37,8 @@ A plunge or splash partner (every bot but ``random``) names trump with
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any, Mapping, Protocol, Sequence, Union
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, Union
 
 from ..game import tiles as T
 from ..game.call_view import CallView, Declaration
@@ -310,6 +313,17 @@ class HintBot:
         return T.parse_tile(h.best[0], "best")
 
 
+@dataclass(frozen=True)
+class _AdviceCall:
+    """An advice bot's call for one seat's hand: the hand (`calling.hand_key`), the call,
+    the declaration its bid was judged by (None: a pass or a forced bid) and the advice."""
+
+    key: tuple
+    call: int | str
+    declaration: str | None
+    advice: Any
+
+
 class AdviceBot(HintBot):
     """Calls with bid advice, declares what the advice chose, plays with hints.
 
@@ -321,13 +335,17 @@ class AdviceBot(HintBot):
     at that bid are offered (nello from ``nello_min_marks``, 2 marks by default;
     plunge and splash only as the auction's first bid): the highest that reaches
     the threshold, else pass, or forced, the lowest bid in the declaration most
-    likely to make it (`solver.play.calling.advice_call`). With ``prune`` (default)
-    the advice is asked only about declarations the hand could bid at all
-    (`solver.play.calling._worth_asking`), which halves its time. Declaring: the
-    declaration the advice ranked best at the winning bid (the advice of the
-    seat's call is kept per hand; a seat that never called asks afresh). The
-    plunge partner: `partner_trump`. Three-player Moon: that declaration, and the
-    weakest tile outside it laid away.
+    likely to make it (`solver.play.calling.advice_choice`). A bid is judged only by
+    the P(make) of a declaration the seat may name at it, and the bot remembers, per
+    seat, that declaration: an overcall of a plunge (5 marks) or a bid of 84 for
+    nello is made for the declaration that reaches the threshold, and that is the one
+    named. With ``prune`` (default) the advice is asked only about declarations the
+    hand could bid at all (`solver.play.calling._worth_asking`), which halves its
+    time. Declaring: the declaration the winning bid was made for, while it is legal;
+    else the best legal one at the winning bid by the advice of the seat's call; a
+    bot that did not make the seat's call asks afresh, about the declarations of the
+    bid won (nello at 84 too). The plunge partner: `partner_trump`. Three-player
+    Moon: that declaration, and the weakest tile outside it laid away.
 
     A play (`solver.hidden.quick_play.quick_play`) over ``hint_deals`` deals, drawn as
     the hint draws them: the move after which the contract makes on the most deals (the
@@ -378,7 +396,10 @@ class AdviceBot(HintBot):
         self.prune = prune
         self.adaptive = adaptive
         self.call_rng = random.Random(seed * 2 + 1)
+        #: the last advice asked, by the hand it was asked for (`next_action_figures`)
         self._advice: dict[tuple, Any] = {}
+        #: per seat, the hand's last call: its advice and the declaration behind the bid
+        self._calls: dict[int, _AdviceCall] = {}
 
     def choose(self, view: View) -> int:
         if self.full_hint:
@@ -412,15 +433,29 @@ class AdviceBot(HintBot):
         legal = view.legal_calls()
         if len(legal) == 1:
             return legal[0]
-        return calling.advice_call(view, lambda highest, options:
-                                   self._advise(view, highest, options), self.threshold,
-                                   self.prune)
+        call, declaration = calling.advice_choice(
+            view, lambda highest, options: self._advise(view, highest, options),
+            self.threshold, self.prune)
+        key = calling.hand_key(view)
+        self._calls[view.seat] = _AdviceCall(key, call, declaration, self._advice[key])
+        return call
 
     def _declaration(self, view: CallView) -> str:
-        advice = self._advice.get(calling.hand_key(view))
-        if advice is None:
-            advice = self._advise(view, None, calling.declaration_options(view, None,
-                                                                          self.prune))
+        """The declaration of the seat of ``view`` at the bid it won: the one its bid was
+        made for, while legal; else the best legal one by the advice of its call, or by
+        advice asked afresh (at the bid won) when that scores the bid in none."""
+        key = calling.hand_key(view)
+        mine = self._calls.get(view.seat)
+        allowed = view.legal_declarations()
+        if mine is not None and mine.key == key:
+            if mine.declaration is not None and mine.call == view.auction().bid and \
+                    mine.declaration in allowed:
+                return mine.declaration
+            best = calling.ranked_at_bid(view, mine.advice)
+            if best is not None:
+                return best
+        advice = self._advise(view, calling.declaring_highest(view),
+                              calling.declaration_options(view, None, self.prune))
         return calling.advice_declaration(view, advice)
 
     def declare(self, view: CallView) -> Declaration:
@@ -502,6 +537,86 @@ BOT_NAMES = ("random", "rule", "hint", "cheat")
 INFERENCE_BOT_NAMES = ("advice-auction", "advice-plays", "advice-both")
 #: The bots of games (every one calls and plays).
 GAME_BOT_NAMES = ("random", "rule", "advice", "cheat") + INFERENCE_BOT_NAMES + ("advice-lead",)
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` (a seat index) in a game or hand seeded ``seed``:
+    ``4 * seed + seat``. Each seat's bot draws from a generator of its own, the bots of
+    a game or hand are reproducible from its seed alone, and a seat's bot is seeded the
+    same whoever sits there: at both tables of a duplicate game the bot in N has the
+    same seed (a bot against itself plays both tables alike).
+
+    >>> [seat_seed(5, seat) for seat in range(4)]
+    [20, 21, 22, 23]
+    """
+    return 4 * seed + seat
+
+
+@dataclass(frozen=True)
+class SeatBots:
+    """A maker of one bot per seat: ``maker(seat)`` is a fresh `make_bot` of ``name``
+    seeded `seat_seed` (``seed``, ``seat``), which serves that seat alone (a bot keeps
+    what it was handed: one object at two seats would hold what both saw).
+
+    Attributes:
+        name: The bot's name (`make_bot`).
+        seed: The game's or hand's bot seed.
+        hint_deals: Deals a hint of the advice bots scores for a play.
+        advice_deals: Deals bid advice deals for a call.
+        options: More `make_bot` options.
+
+    >>> maker = SeatBots("random", seed=5)
+    >>> maker(0) is not maker(2), maker(0).rng.random() == maker(0).rng.random()
+    (True, True)
+    """
+
+    name: str
+    seed: int = 0
+    hint_deals: int = 100
+    advice_deals: int = 100
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __call__(self, seat: int) -> Bot:
+        return make_bot(self.name, seat_seed(self.seed, seat), self.hint_deals,
+                        self.advice_deals, **dict(self.options))
+
+
+def seat_bots(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int = 100,
+              **options: Any) -> SeatBots:
+    """`SeatBots` of ``name``: a fresh bot for each seat it is called with, seeded by
+    ``seed`` and the seat (`seat_seed`); ``hint_deals``, ``advice_deals`` and the
+    options as `make_bot` takes them.
+
+    >>> ns = seat_bots("rule")
+    >>> ns(0).name, ns(0) is ns(0)
+    ('rule', False)
+    """
+    return SeatBots(name, seed, hint_deals, advice_deals, dict(options))
+
+
+def bots_for_seats(ns: Callable[[int], Bot], ew: Callable[[int], Bot],
+                   seats: Iterable[int]) -> dict[int, Bot]:
+    """A bot object for each of ``seats``: ``ns(seat)`` at N and S, ``ew(seat)`` at E
+    and W (three-player Moon: ``ns`` at N and S, who are opponents there).
+
+    Raises:
+        TypeError: A side given as a bot object: one object would play two seats and
+            keep what both saw.
+        ValueError: A side's function that gave one object for two seats.
+
+    >>> bots = bots_for_seats(seat_bots("rule"), seat_bots("random", 1), range(4))
+    >>> [bots[seat].name for seat in range(4)]
+    ['rule', 'random', 'rule', 'random']
+    """
+    for field, side in (("ns", ns), ("ew", ew)):
+        if not callable(side):
+            raise TypeError(f"{field}: one bot object cannot play two seats (it would keep "
+                            "what both saw); give a function of the seat that makes its "
+                            "bot (solver.play.bots.seat_bots)")
+    bots = {seat: (ns if seat % 2 == 0 else ew)(seat) for seat in seats}
+    if len({id(bot) for bot in bots.values()}) < len(bots):
+        raise ValueError("a side's function gave one bot object for two seats")
+    return bots
 
 
 def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int = 100,

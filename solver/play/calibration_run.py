@@ -41,7 +41,7 @@ from ..hidden.calibration import CalibrationBin
 from ..hidden.dealer import Dealer
 from ..hidden.stats import wilson_interval
 from .arena import play_hand
-from .bots import make_bot
+from .bots import seat_bots
 from .processes import ProcessPool
 
 
@@ -143,9 +143,9 @@ def play_calibration_hand(hand: int, seed: int, *, mode: str = "bid30", advice_d
         declaration, bid = best.declaration, CALIBRATION_BID
         predicted = best.chance(CALIBRATION_BID).p_make
     start = deal.position({"declarer": declarer, "trump": declaration, "bid": bid})
-    bot_seed = hand_seed * 2
-    end = play_hand(start, make_bot("hint", bot_seed, hint_deals),
-                    make_bot("hint", bot_seed + 7919, hint_deals))
+    # A hint bot per seat, seeded by the hand and the seat (`seat_seed`).
+    bots = seat_bots("hint", hand_seed, hint_deals)
+    end = play_hand(start, bots, bots)
     return CalibrationRecord(
         hand=hand, seed=seed, declarer=declarer, declaration=declaration, bid=int(bid),
         predicted=float(predicted), advice_deals=advice_deals, hint_deals=hint_deals,

@@ -1,8 +1,9 @@
 """How the bots call, declare and discard (`solver.play.bots` holds the bots themselves).
 
 * `rule_call`: a casual player's table of bids (see `solver.play.bots.RuleBot`).
-* `advice_call` / `advice_declaration`: bid advice, held to what the auction and the
-  rules allow.
+* `advice_choice` / `advice_declaration`: bid advice, held to what the auction and the
+  rules allow: a call with the declaration it was made for, and the declaration to
+  name at the bid won.
 * `CheatTables`: the double-dummy best bid and declaration of a seat on the true deal.
 
 Every call returned is one of the view's `CallView.legal_calls`; every declaration one
@@ -140,15 +141,20 @@ def declaration_options(view: CallView, highest: int | None, prune: bool = True
     """The declarations bid advice is asked about for the seat of ``view`` above the bid
     ``highest``: every one the game has at some bid the auction still allows (nello only
     when its marks are on offer; plunge and splash only when the seat may call them);
-    with ``prune``, only those `_worth_asking` (plunge and splash always)."""
+    once the auction is over, those of the bid won; with ``prune``, only those
+    `_worth_asking` (plunge and splash always)."""
     rules = view.rules
     worth = _worth_asking(view.hand_ids) if prune else None
     if rules.game == "moon":
         return tuple(d for d in ORDER_MOON if worth is None or d in worth)
     legal = view.legal_calls()
-    bids = _numeric(legal)
-    top = max(bids) if bids else ONE_MARK
-    allowed = set(legal_declarations(rules, top))
+    if not legal and view.auction().bid is not None:
+        # The auction is over: the declarations of the bid won (nello at 2 marks too).
+        allowed = set(view.legal_declarations())
+    else:
+        bids = _numeric(legal)
+        top = max(bids) if bids else ONE_MARK
+        allowed = set(legal_declarations(rules, top))
     return tuple(d for d in ORDER_42 if (d in allowed and (worth is None or d in worth))
                  or (d in SPECIAL_CALLS and d in legal))
 
@@ -195,11 +201,17 @@ def _offered(view: CallView, legal: Sequence[int | str], declaration: str, bid: 
     return bid if declaration in legal_declarations(view.rules, bid) else None
 
 
-def advice_call(view: CallView, ask: Callable[[int | None, Sequence[str]], Any],
-                threshold: float, prune: bool = True) -> int | str:
+def advice_choice(view: CallView, ask: Callable[[int | None, Sequence[str]], Any],
+                  threshold: float, prune: bool = True) -> tuple[int | str, str | None]:
     """The highest call bid advice reaches ``threshold`` with that the auction allows
-    (see `solver.play.bots.AdviceBot`), for the seat of ``view``; ``ask(highest,
-    declarations)`` runs the advice; ``prune`` as for `declaration_options`."""
+    (see `solver.play.bots.AdviceBot`), for the seat of ``view``, and the declaration
+    it reaches the threshold in (the advice's best ranked at that bid; None for a pass
+    or a forced bid); ``ask(highest, declarations)`` runs the advice; ``prune`` as for
+    `declaration_options`.
+
+    A bid is judged only by the P(make) of a declaration the seat may name at it, the
+    one it is to declare if it wins the auction at that bid (an overcall of a plunge
+    at 5 marks as much as an opening bid)."""
     legal = view.legal_calls()
     highest = view.highest
     order = ORDER_MOON if view.rules.game == "moon" else ORDER_42
@@ -209,17 +221,38 @@ def advice_call(view: CallView, ask: Callable[[int | None, Sequence[str]], Any],
         for chance in row.bids:
             call = _offered(view, legal, row.declaration, chance.bid)
             if call is not None and chance.p_used >= threshold:
-                found.append((chance.bid, _rank_key(row, chance, order), call))
+                found.append((chance.bid, _rank_key(row, chance, order), call,
+                              row.declaration))
     if found:
-        return max(found, key=lambda f: (f[0], f[1]))[2]
+        _, _, call, declaration = max(found, key=lambda f: (f[0], f[1]))
+        return call, declaration
     if PASS in legal:
-        return PASS
-    return _lowest_bid(legal)
+        return PASS, None
+    return _lowest_bid(legal), None
 
 
-def advice_declaration(view: CallView, advice: BidAdvice) -> str:
-    """The declaration ``advice`` (a `BidAdvice`) ranks best at the auction's bid, of
-    those the seat of ``view`` may name."""
+def advice_call(view: CallView, ask: Callable[[int | None, Sequence[str]], Any],
+                threshold: float, prune: bool = True) -> int | str:
+    """The call of `advice_choice` for the seat of ``view`` (without its declaration):
+    ``ask``, ``threshold`` and ``prune`` as there."""
+    return advice_choice(view, ask, threshold, prune)[0]
+
+
+def declaring_highest(view: CallView) -> int | None:
+    """The highest bid to ask bid advice with for the declaration of the seat of
+    ``view`` once the auction is over: in 42 the bid just under the bid won (a mark under a mark bid, a point
+    under a point bid; none under 30), so that the advice scores the bid won (3 marks
+    or more are not on offer over no bid); Moon (whose advice scores every bid) and an
+    auction with no bid: None."""
+    bid = view.auction().bid
+    if view.rules.game == "moon" or bid is None or bid <= 30:
+        return None
+    return bid - ONE_MARK if bid > ONE_MARK else bid - 1
+
+
+def ranked_at_bid(view: CallView, advice: BidAdvice) -> str | None:
+    """The declaration ``advice`` ranks best at the auction's bid, of those the seat of
+    ``view`` may name; None when the advice scores that bid in none of them."""
     allowed = view.legal_declarations()
     auction = view.auction()
     bid = auction.bid
@@ -237,8 +270,18 @@ def advice_declaration(view: CallView, advice: BidAdvice) -> str:
         key = _rank_key(row, chance, order)
         if best is None or key > best[0]:
             best = (key, row.declaration)
+    return None if best is None else best[1]
+
+
+def advice_declaration(view: CallView, advice: BidAdvice) -> str:
+    """The declaration ``advice`` (a `BidAdvice`) ranks best at the auction's bid, of
+    those the seat of ``view`` may name (`ranked_at_bid`); when it scores that bid in
+    none, the one of best mean, else the first allowed."""
+    allowed = view.legal_declarations()
+    best = ranked_at_bid(view, advice)
     if best is not None:
-        return best[1]
+        return best
+    order = ORDER_MOON if view.rules.game == "moon" else ORDER_42
     rows = [r for r in advice.declarations if r.declaration in allowed and r.mean is not None]
     if rows:
         return max(rows, key=lambda r: (r.mean, -order.index(r.declaration))).declaration
@@ -385,5 +428,6 @@ class CheatTables:
 
 
 __all__ = ["CheatTables", "DEFAULT_THRESHOLD", "RULE_TABLE_42", "RULE_TABLE_MOON",
-           "advice_call", "advice_declaration", "declaration_options", "partner_choice",
-           "rule_call", "rule_strength", "rule_trump", "weakest"]
+           "advice_call", "advice_choice", "advice_declaration", "declaration_options",
+           "declaring_highest", "partner_choice", "ranked_at_bid", "rule_call",
+           "rule_strength", "rule_trump", "weakest"]

@@ -2,7 +2,9 @@
 
 Duplicate game ``i`` is a seeded sequence of deals played twice: at table 0 bot A
 sits N-S and B sits E-W, at table 1 the seats swap. Both tables get the same deals
-in the same order and the same first shaker; the auctions, contracts and plays are
+in the same order and the same first shaker, and every seat a bot of its own seeded
+by the game and the seat alone (`solver.play.bots.seat_seed`: the bot in N has the
+same seed at both tables, whichever it is); the auctions, contracts and plays are
 the bots' own, so the two games may last a different number of hands. Each table is
 a game record (docs/formats.md; `solver.play.game_play.play_game`, a 42 hand stopped once its
 outcome is decided), with ``meta.arena`` naming the run, the game's ``index``, the ``table`` and who
@@ -38,7 +40,7 @@ from ..game.game_record import GameRecord, read_game
 from ..game.rules import PIP_NAMES
 from ..hidden.stats import MeanEstimate, mean_of, wilson_interval
 from .arena import MAX_HINT_DEALS, MAX_SEED, MAX_WORKERS, check_count, worker_count
-from .bots import GAME_BOT_NAMES, make_bot
+from .bots import GAME_BOT_NAMES, seat_bots
 from .game_play import play_game
 from .processes import ProcessPool
 
@@ -49,7 +51,6 @@ ARENA_BOTS = GAME_BOT_NAMES + ("hint",)
 MAX_GAMES = 100_000
 #: A game's deals and bots are seeded from the run's seed and the game's index.
 _SEED_STRIDE = 1_000_003
-_EW_SEED_OFFSET = 7919
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class GameArenaRun:
             ``hint``).
         b: The second bot's name.
         seed: The run's seed; each game's deals and bots are seeded from it and
-            the game's index.
+            the game's index (each seat's bot: and the seat).
         game: ``"42"`` or ``"moon"`` (four players).
         rules: The house options (docs/formats.md); None: the standard rules.
         hint_deals: Deals a searching bot scores per play.
@@ -116,9 +117,10 @@ def play_table(run: GameArenaRun, index: int, table: int) -> dict[str, Any]:
     its game record as JSON."""
     game_seed = run.game_seed(index)
     ns_name, ew_name = run.seats(table)
-    bot_seed = game_seed * 2 + table
-    ns = make_bot(ns_name, bot_seed, run.hint_deals, run.advice_deals)
-    ew = make_bot(ew_name, bot_seed + _EW_SEED_OFFSET, run.hint_deals, run.advice_deals)
+    # A bot per seat, seeded by the game and the seat alone (`seat_seed`): the same at
+    # both tables, so a bot against itself plays them alike.
+    ns = seat_bots(ns_name, game_seed, run.hint_deals, run.advice_deals)
+    ew = seat_bots(ew_name, game_seed, run.hint_deals, run.advice_deals)
     meta = {"arena": dict(run.to_json(), index=index, table=table, NS=ns_name, EW=ew_name)}
     record = play_game(ns, ew, game=run.game, players=4, rules=run.rules,
                        first_shaker=SEATS[index % 4], seed=game_seed,

@@ -6,18 +6,21 @@ three-player Moon declarer discard, plays the hand out, and goes on until a side
 (player) reaches the target: the record it returns is one `read_game` accepts,
 and its `GameRecord.winner` is set by its last hand.
 
-Every bot is handed only its seat's view: a `CallView` to call, declare or discard
+Every seat has a bot of its own, made for it at the start of the game (`SeatBots`),
+and every bot is handed only its seat's view: a `CallView` to call, declare or discard
 (`call_view_of`), a `View` with the auction to play (`play_view_of`); the bot that
-``sees_deal`` (cheat) is handed an `OpenTable` and the `Position`. The two
-functions also read those views off any game record in progress, so what a bot
-would do next in a record can be asked directly (`next_action`).
+``sees_deal`` (cheat) is handed an `OpenTable` and the `Position`. So a bot holds
+nothing its seat did not see (an advice bot's memory of its bid is its seat's, not
+its partner's). The two functions also read those views off any game record in
+progress, so what a bot would do next in a record can be asked directly
+(`next_action`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Union
 
 from ..game import tiles as T
 from ..game.auction import SEATS, SPECIAL_CALLS, Auction, Call, GameRules, read_rules
@@ -29,7 +32,12 @@ from ..game.score import HandScore, add, awards, outcome, winner
 from ..game.view import View
 from ..hidden.dealer import Dealer
 from . import calling
-from .bots import Bot, OpenTable, seat_view
+from .bots import Bot, OpenTable, bots_for_seats, seat_bots, seat_view
+
+#: A side of a game: a bot name (`make_bot`), which makes a bot per seat seeded by the
+#: game's seed and the seat (`seat_bots`), or a function of the seat (an index) that
+#: makes the bot of that seat.
+Side = Union[str, Callable[[int], Bot]]
 
 #: A Moon position is checked at bid 4 at least (a house minimum may go lower).
 _POSITION_MOON_LOW = 4
@@ -246,11 +254,11 @@ def _early_award(hand: "_Hand", bid: int, p: Position) -> dict[str, int] | None:
     return awarded
 
 
-def _play_hand(hand: _Hand, bots: Sequence[Bot], play_out: bool = True) -> None:
+def _play_hand(hand: _Hand, bots: Mapping[int, Bot], play_out: bool = True) -> None:
     rules = hand.rules
 
     def bot_of(seat: int) -> Bot:
-        return bots[seat % 2]
+        return bots[seat]
 
     while not hand.auction.is_over:
         seat = hand.auction.next_seat
@@ -308,23 +316,27 @@ def _play_hand(hand: _Hand, bots: Sequence[Bot], play_out: bool = True) -> None:
     hand.position = p
 
 
-def play_game(ns: Bot, ew: Bot, *, game: str = "42", players: int = 4,
+def play_game(ns: Side, ew: Side, *, game: str = "42", players: int = 4,
               rules: Mapping[str, Any] | None = None, first_shaker: int | str = 0,
               seed: int = 0, max_hands: int = 1000, game_id: JSONValue = None,
               meta: Mapping[str, Any] | None = None, play_out: bool = True) -> GameRecord:
     """Play a game to its end between two bots and return its record.
 
-    Every bot is handed only its seat's view (a bot that ``sees_deal`` excepted).
+    Every seat has a bot object of its own, made once for the game, and every bot is
+    handed only its seat's view (a bot that ``sees_deal`` excepted).
 
     Args:
-        ns: The bot at N and S (`make_bot`).
-        ew: The bot at E and W (three-player Moon: at E).
+        ns: The bots at N and S: a bot name (each seat's bot seeded by ``seed`` and
+            the seat, `solver.play.bots.seat_seed`) or a function of the seat index
+            that makes the bot of that seat (`solver.play.bots.seat_bots` makes one
+            with other seeds and options).
+        ew: The bots at E and W (three-player Moon: at E), as ``ns``.
         game: ``"42"`` or ``"moon"``.
         players: Moon: 3 or 4 (42 is always 4).
         rules: The house options (docs/formats.md, ``rules``); None: the
             standard rules.
         first_shaker: The seat that shakes the first hand (a letter or index).
-        seed: The seed the deals come from.
+        seed: The seed the deals come from (and the bots named).
         max_hands: The most hands before giving up (RuntimeError).
         game_id: The record's ``id``.
         meta: The record's ``meta``.
@@ -334,11 +346,15 @@ def play_game(ns: Bot, ew: Bot, *, game: str = "42", players: int = 4,
     Returns:
         The record, read back (`read_game`); its ``winner`` is set.
 
-    >>> from solver import make_bot, play_game
-    >>> record = play_game(make_bot("rule", seed=1), make_bot("random", seed=2), seed=3,
-    ...                    play_out=False)
+    Raises:
+        TypeError: A side given as one bot object (it would play two seats).
+        ValueError: An unknown bot name, or a side's function that gave one bot
+            object for two seats.
+
+    >>> from solver import play_game
+    >>> record = play_game("rule", "random", seed=3, play_out=False)
     >>> record.winner, record.score
-    ('NS', {'NS': 7, 'EW': 0})
+    ('NS', {'NS': 7, 'EW': 1})
     """
     game = "moon" if str(game).lower() == "moon" else "42"
     players = 4 if game == "42" else players
@@ -359,7 +375,8 @@ def play_game(ns: Bot, ew: Bot, *, game: str = "42", players: int = 4,
     data["first_shaker"] = SEATS[shaker]
     data["hands"] = []
     score = {key: 0 for key in game_rules.score_keys}
-    bots = (ns, ew)
+    bots = bots_for_seats(*(seat_bots(side, seed) if isinstance(side, str) else side
+                            for side in (ns, ew)), game_rules.seats)
     for _ in range(max_hands):
         deal = dealer.deal(rng)
         hand = _Hand(game_rules, shaker, dict(deal.hand_ids), deal.widow_id, score)
