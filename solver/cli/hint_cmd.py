@@ -14,6 +14,8 @@ from ..hidden.deals import MAX_ENUMERATION_LIMIT
 from ..hidden.hint import (DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, MAX_DEALS, OBJECTIVES, Hint,
                            as_view, check_options, hint)
 from ..hidden.inference import MODES as INFERENCE_MODES
+from ..hidden.seat_view import (DEFAULT_DEPTH, DEFAULT_INNER_DEALS, MAX_DEPTH, MAX_INNER_DEALS,
+                                METHODS, SeatViewHint, seat_view_hint)
 from .common import InputError, guarded, inference_line, run_records, working
 from .quick_options import add_position_options, view_records
 
@@ -56,6 +58,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--inference", choices=INFERENCE_MODES, default=None,
                    help="weigh the deals by the other seats' calls (the view's auction), "
                         "plays, or both (default off)")
+    p.add_argument("--search", choices=METHODS, default="double-dummy",
+                   help="how a move is valued: double-dummy (every deal solved with every hand "
+                        "open, the default), postponed (the viewer's next --depth decisions "
+                        "made once for the deals it cannot tell apart) or playout (each deal "
+                        "played out by players that each see only their own hand)")
+    p.add_argument("--depth", type=int, default=DEFAULT_DEPTH,
+                   help=f"--search postponed: the viewer's later decisions searched over what "
+                        f"it knows, 0..{MAX_DEPTH} (default {DEFAULT_DEPTH}; 0 is double dummy)")
+    p.add_argument("--inner-deals", type=int, default=DEFAULT_INNER_DEALS,
+                   help=f"--search playout: the deals each player samples per decision, "
+                        f"1..{MAX_INNER_DEALS} (default {DEFAULT_INNER_DEALS})")
     p.add_argument("--svg", metavar="FILE", help="also draw each view as SVG, its legal tiles "
                    "labelled with P(make) and mean (the n-th of several: FILE-n.svg)")
     p.add_argument("--any-seat", action="store_true",
@@ -114,6 +127,23 @@ def format_hint(h: Hint) -> str:
     return "\n".join(lines)
 
 
+def format_seat_view(h: SeatViewHint) -> str:
+    """A seat-view hint as a table of moves, best first, naming the search."""
+    how = (f"postponed reasoning, depth {h.depth}" if h.method == "postponed" else
+           f"playouts by seat-view players ({h.inner_deals} deals a decision)")
+    deals = f"{h.deals:,} consistent deals, every one" if h.enumerated else \
+        f"{h.deals:,} consistent deals sampled (seed {h.seed})"
+    lines = [f"{h.seat} to move ({'declaring' if h.declaring else 'defending'} side); "
+             f"{deals}; {how}", f"objective {h.objective}; values are the declaring side's "
+             "points (Moon, nello: tricks) as the seats would play it", "",
+             f"  {'move':5} {'mean':>6} {'P(make)':>8} {'P(best)':>8}"]
+    for tile, m in h.moves.items():
+        lines.append(f"  {tile:5} {m.mean:6.2f} {_pct(m.p_make):>8} {_pct(m.p_best):>8}"
+                     + ("  best" if tile in h.best else ""))
+    lines += ["", "Best: " + " or ".join(h.best)]
+    return "\n".join(lines)
+
+
 def hint_record(data, *, deals: int = DEFAULT_DEALS,
                 enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, objective: str = "make",
                 seed: int | None = None, adaptive: bool = False, max_deals: int | None = None,
@@ -121,16 +151,24 @@ def hint_record(data, *, deals: int = DEFAULT_DEALS,
                 picture: Callable[[View, Hint], None] | None = None,
                 inference: str | None = None, seat: str | None = None,
                 any_seat: bool = False, at: int | None = None,
-                progress: Callable[[int, int], None] | None = None
+                progress: Callable[[int, int], None] | None = None,
+                search: str = "double-dummy", depth: int = DEFAULT_DEPTH,
+                inner_deals: int = DEFAULT_INNER_DEALS
                 ) -> tuple[dict, Callable[[], str]]:
     """One view (or position, hand or game record: the view of ``seat``, default the
     seat to move): (JSON answer, its text's renderer), for `t42 hint` and `t42 batch hint`.
 
     ``picture`` is called with the view and its hint (`t42 hint --svg`); ``progress`` is
-    `hint`'s.
+    `hint`'s. ``search`` other than ``double-dummy`` values the moves by
+    `solver.hidden.seat_view.seat_view_hint` (``depth``, ``inner_deals``).
     """
     subject = read_subject(data).at(at)
     view = as_view(subject.view_json(seat))  # parsed once, for the hint and its picture
+    if search != "double-dummy":
+        sv = seat_view_hint(view, method=search, deals=deals, depth=depth,
+                            inner_deals=inner_deals, enumerate_limit=enumerate_limit,
+                            objective=objective, seed=seed, progress=progress)
+        return subject.with_extras(sv.to_json()), lambda: format_seat_view(sv)
     h = hint(view, deals=deals, enumerate_limit=enumerate_limit, objective=objective,
              seed=seed, adaptive=adaptive, max_deals=max_deals, examples=examples,
              timeout=timeout, threads=threads, inference=inference, any_seat=any_seat,
@@ -148,6 +186,17 @@ def check_option_values(args: argparse.Namespace) -> None:
                       max_deals=args.max_deals, examples=args.examples, timeout=args.timeout)
     except PositionError as exc:
         raise InputError(f"--{exc.field.replace('_', '-')}: {exc.reason}") from None
+    if args.search != "double-dummy":
+        for option, given in (("--adaptive", args.adaptive), ("--examples", args.examples),
+                              ("--inference", args.inference), ("--svg", args.svg),
+                              ("--any-seat", args.any_seat), ("--timeout", args.timeout)):
+            if given:
+                raise InputError(f"{option}: only with --search double-dummy")
+        if not 0 <= args.depth <= MAX_DEPTH:
+            raise InputError(f"--depth: must be 0..{MAX_DEPTH}, not {args.depth}")
+        if not 1 <= args.inner_deals <= MAX_INNER_DEALS:
+            raise InputError(f"--inner-deals: must be 1..{MAX_INNER_DEALS}, "
+                             f"not {args.inner_deals}")
 
 
 @contextmanager
@@ -188,6 +237,7 @@ def run_hint(args: argparse.Namespace) -> int:
                                examples=args.examples, timeout=args.timeout,
                                picture=picture if args.svg else None,
                                inference=args.inference, seat=seat, any_seat=args.any_seat,
-                               at=args.at, progress=meter)
+                               at=args.at, progress=meter, search=args.search,
+                               depth=args.depth, inner_deals=args.inner_deals)
 
     return run_records(records, args.json, handle)

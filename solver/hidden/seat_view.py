@@ -1,0 +1,317 @@
+"""Seat-view search: a move valued by what the seat to move can know, not by every hand
+open (docs/guides/players.md, "Seat-view search").
+
+The double-dummy hint values a move on each consistent deal as if, from then on, every
+seat saw that deal: the viewer's own later choices are made deal by deal, so the move
+looks as good as the best line *for each deal*, a line the viewer cannot follow
+because it does not know which deal it holds (strategy fusion). Two published remedies,
+each a function here:
+
+- ``postponed`` (after Arjonilla, Saffidine and Cazenave, "Perfect Information Monte
+  Carlo with Postponing Reasoning", 2024): after the move, the viewer's next ``depth``
+  decisions are searched over what it knows: one choice for all the deals it cannot
+  tell apart (the deals that agree on every play so far), the one that is best over
+  them, not the best for each. The other seats choose double dummy, deal by deal, and
+  below the viewer's ``depth``-th decision every deal is solved double dummy. Depth 0
+  is the double-dummy hint exactly.
+- ``playout`` (after Furtak and Buro, "Recursive Monte Carlo Search for Imperfect
+  Information Games", 2013): after the move, each deal is played to its end by players
+  that each decide from their own view: every seat samples ``inner_deals`` deals
+  consistent with what it sees and plays the move that is best over them (perfect
+  information Monte Carlo with a few deals). A move is worth what these players get.
+
+Both score every legal move of the viewer over the same deals (drawn uniformly as the
+hint draws them, or all of them when few), and give per move the mean value (the
+declaring side's points, Moon and nello tricks), P(make) and P(best) as the hint does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..game import tiles as T
+from ..game.errors import PositionError
+from ..game.position import SEATS, Position
+from ..game.view import View
+from ..search._core import CancelToken, Engine
+from .deals import MAX_DEALS, check_deal_count, check_seed, count_deals, enumerate_deals, \
+    sample_deals
+from .hint import DEFAULT_ENUMERATION_LIMIT, MoveFigures, ViewLike, as_view
+from .stats import mean_estimate, wilson_interval
+
+#: The searches: ``double-dummy`` (the hint), ``postponed`` and ``playout``.
+METHODS = ("double-dummy", "postponed", "playout")
+#: Default depth of postponed reasoning (the viewer's later decisions searched over its
+#: knowledge) and default deals of a playout's inner players.
+DEFAULT_DEPTH = 1
+DEFAULT_INNER_DEALS = 3
+MAX_DEPTH = 3
+MAX_INNER_DEALS = 50
+#: A world's own transposition table (2**bits entries): small, since every deal keeps one.
+_WORLD_TT_BITS = 14
+
+
+@dataclass
+class SeatViewHint:
+    """Every legal move of the viewer valued by a seat-view search.
+
+    Attributes:
+        seat: The viewer (the seat to move).
+        method: ``postponed`` or ``playout``.
+        depth: The postponed reasoning's depth (the viewer's later decisions searched
+            over its knowledge); 0 for a playout.
+        inner_deals: The deals each inner player of a playout samples; 0 for postponed.
+        deals: The deals the moves were valued on.
+        enumerated: Whether those are every consistent deal (else a uniform sample).
+        seed: The seed of the sample (None when enumerated).
+        declaring: Whether the viewer's side declared.
+        objective: ``make`` (P(make), then the mean) or ``points``.
+        moves: Every legal move's `MoveFigures`, best first (``p_best``: the share of
+            deals on which the move's value is the best of the moves').
+        best: The moves ranked first (ties included).
+        nodes: Nodes searched.
+    """
+
+    seat: str
+    method: str
+    depth: int
+    inner_deals: int
+    deals: int
+    enumerated: bool
+    seed: int | None
+    declaring: bool
+    objective: str
+    moves: dict[str, MoveFigures] = field(default_factory=dict)
+    best: list[str] = field(default_factory=list)
+    nodes: int = 0
+
+    @property
+    def best_move(self) -> str:
+        """The first of the best moves."""
+        return self.best[0]
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer as JSON: the method, its settings, the deals and every move."""
+        return {"seat": self.seat, "search": self.method, "depth": self.depth,
+                "inner_deals": self.inner_deals, "deals": self.deals,
+                "method": "enumerated" if self.enumerated else "sampled", "seed": self.seed,
+                "side": "declaring" if self.declaring else "defending",
+                "objective": self.objective,
+                "moves": {t: m.to_json() for t, m in self.moves.items()},
+                "best": list(self.best), "nodes": self.nodes}
+
+
+class _World:
+    """One consistent deal with an engine of its own, walked by play and undo."""
+
+    def __init__(self, p: Position, token: CancelToken | None) -> None:
+        self.position = p
+        self.engine = Engine(p.rules, p.active_seats, p.maximizer, p.scorer, _WORLD_TT_BITS)
+        self.engine.set_token(token)
+        self.engine.set_state(list(p.remaining), p.leader, list(p.trick), p.points,
+                              p.available, p.tricks_left)
+
+    def move_values(self) -> dict[int, int]:
+        return dict(self.engine.score_moves())
+
+    def value(self) -> int:
+        return self.engine.exact()
+
+
+class _Rank:
+    """The viewer's order of outcomes: by P(make) then mean (or mean first)."""
+
+    def __init__(self, p: Position, viewer: int, objective: str) -> None:
+        self.threshold, self.at_least = p.make_target()
+        # The seats whose tricks the value counts are the declaring side.
+        self.declaring = bool(p.scorer[viewer])
+        self.value_sign = 1 if p.maximizer[viewer] else -1
+        self.make_sign = 1 if self.declaring else -1
+        self.points_first = objective == "points"
+
+    def made(self, value: int) -> bool:
+        return value >= self.threshold if self.at_least else value < self.threshold
+
+    def key(self, values: Sequence[int]) -> tuple[int, int]:
+        makes = self.make_sign * sum(1 for v in values if self.made(v))
+        total = self.value_sign * sum(values)
+        return (total, makes) if self.points_first else (makes, total)
+
+
+def _postponed(worlds: list[_World], group: list[int], viewer: int, depth: int,
+               rank: _Rank) -> dict[int, int]:
+    """The final value of each world of ``group`` (worlds at the same node, which agree on
+    every play so far) when the viewer's next ``depth`` decisions are made once for the
+    group and the other seats play double dummy, deal by deal."""
+    if depth == 0 or worlds[group[0]].engine.finished:
+        return {w: worlds[w].value() for w in group}
+    mover = worlds[group[0]].engine.to_move
+    if mover == viewer:
+        best: tuple | None = None
+        chosen: dict[int, int] = {}
+        for tile in sorted(worlds[group[0]].engine.legal()):
+            for w in group:
+                worlds[w].engine.play(tile)
+            values = _postponed(worlds, group, viewer, depth - 1, rank)
+            for w in group:
+                worlds[w].engine.undo()
+            key = rank.key([values[w] for w in group])
+            if best is None or key > best:
+                best, chosen = key, values
+        return chosen
+    # Another seat: its double-dummy move on each world; the worlds then part by it.
+    by_move: dict[int, list[int]] = {}
+    for w in group:
+        values = worlds[w].move_values()
+        pick = max if worlds[w].position.maximizer[mover] else min
+        top = pick(values.values())
+        tile = min(t for t, v in values.items() if v == top)
+        by_move.setdefault(tile, []).append(w)
+    out: dict[int, int] = {}
+    for tile, part in by_move.items():
+        for w in part:
+            worlds[w].engine.play(tile)
+        out.update(_postponed(worlds, part, viewer, depth, rank))
+        for w in part:
+            worlds[w].engine.undo()
+    return out
+
+
+def _inner_choice(p: Position, inner_deals: int, rng: random.Random,
+                  token: CancelToken | None) -> int:
+    """The seat to move's play on ``p`` from its own view: the move best over
+    ``inner_deals`` deals it samples (double dummy on each), ties to the lowest tile."""
+    from ..play.bots import seat_view
+    legal = p.legal_ids()
+    if len(legal) == 1:
+        return legal[0]
+    view = seat_view(p)
+    rank = _Rank(p, p.to_move_index, "make")
+    sums: dict[int, list[int]] = {t: [] for t in legal}
+    for deal in sample_deals(view, inner_deals, rng):
+        world = _World(deal, token)
+        for tile, value in world.move_values().items():
+            sums[tile].append(value)
+    return max(sorted(legal), key=lambda t: rank.key(sums[t]))
+
+
+def _playout(p: Position, inner_deals: int, rng: random.Random,
+             token: CancelToken | None) -> int:
+    """The final value of ``p`` played to its end by seat-view players."""
+    plays = list(p.plays)
+    while not p.is_complete:
+        plays.append(_inner_choice(p, inner_deals, rng, token))
+        p = p.with_plays(plays)
+    return p.points   # played out: what the declaring side took
+
+
+def seat_view_hint(view: ViewLike, *, method: str = "postponed", deals: int = 30,
+                   depth: int = DEFAULT_DEPTH, inner_deals: int = DEFAULT_INNER_DEALS,
+                   enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, objective: str = "make",
+                   seed: int | None = None, token: CancelToken | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> SeatViewHint:
+    """Value every legal move of the viewer by a seat-view search.
+
+    Args:
+        view: The viewer's `View` (or its JSON); the viewer must be the seat to move.
+        method: ``postponed`` or ``playout`` (``double-dummy`` is `hint`).
+        deals: The deals to value the moves on, drawn uniformly (1..`MAX_DEALS`).
+        depth: ``postponed``: the viewer's later decisions searched over what it knows
+            (0..`MAX_DEPTH`; 0 is the double-dummy hint).
+        inner_deals: ``playout``: the deals each inner player samples per decision
+            (1..`MAX_INNER_DEALS`).
+        enumerate_limit: With at most this many consistent deals, every one is used.
+        objective: ``make`` (rank by P(make), then the mean) or ``points``.
+        seed: Seeds the deals (and a playout's inner players); None: a random one.
+        token: Stops the searches (`CancelToken`).
+        progress: Called as ``progress(done, planned)`` after each move valued.
+
+    Returns:
+        The `SeatViewHint`.
+
+    Raises:
+        PositionError: A bad view or option, or a viewer not to move.
+        SearchCancelled: ``token`` stopped the searches.
+
+    >>> h = seat_view_hint(open("examples/view.json").read(), deals=8, seed=1)
+    >>> h.method, h.depth, h.deals, sorted(h.moves) == sorted(h.moves)
+    ('postponed', 1, 8, True)
+    """
+    if method not in ("postponed", "playout"):
+        raise PositionError("method", f"unknown seat-view search {str(method)[:20]!r} "
+                            "(postponed or playout)", "INVALID_VALUE")
+    if objective not in ("make", "points"):
+        raise PositionError("objective", "must be make or points", "INVALID_VALUE")
+    deals = check_deal_count("deals", deals, 1, MAX_DEALS)
+    depth = check_deal_count("depth", depth, 0, MAX_DEPTH) if method == "postponed" else 0
+    inner = check_deal_count("inner_deals", inner_deals, 1, MAX_INNER_DEALS) \
+        if method == "playout" else 0
+    seed = check_seed(seed)
+    v = as_view(view)
+    v.check_can_hint()
+    if seed is None:
+        seed = random.SystemRandom().randrange(2 ** 63)
+    rng = random.Random(seed)
+    total = count_deals(v)
+    enumerated = total <= enumerate_limit
+    positions = list(enumerate_deals(v)) if enumerated else sample_deals(v, deals, rng)
+    root = positions[0]
+    viewer = root.to_move_index
+    rank = _Rank(root, viewer, objective)
+    legal = sorted(root.legal_ids())
+    values: dict[int, list[int]] = {}
+    nodes = 0
+    if method == "postponed":
+        worlds = [_World(p, token) for p in positions]
+        group = list(range(len(worlds)))
+        for i, tile in enumerate(legal):
+            for w in worlds:
+                w.engine.play(tile)
+            found = _postponed(worlds, group, viewer, depth, rank) if depth else \
+                {j: worlds[j].value() for j in group}
+            for w in worlds:
+                w.engine.undo()
+            values[tile] = [found[j] for j in group]
+            if progress is not None:
+                progress(i + 1, len(legal))
+        nodes = sum(w.engine.nodes for w in worlds)
+    else:
+        for i, tile in enumerate(legal):
+            inner_rng = random.Random(rng.randrange(2 ** 63))
+            values[tile] = [_playout(p.with_plays(list(p.plays) + [tile]), inner, inner_rng,
+                                     token) for p in positions]
+            if progress is not None:
+                progress(i + 1, len(legal))
+    return _result(v, method, depth, inner, positions, enumerated, None if enumerated else seed,
+                   rank, objective, values, nodes)
+
+
+def _result(v: View, method: str, depth: int, inner: int, positions: list[Position],
+            enumerated: bool, seed: int | None, rank: _Rank, objective: str,
+            values: dict[int, list[int]], nodes: int) -> SeatViewHint:
+    n = len(positions)
+    tops = [max((values[t][j] for t in values), key=lambda x: rank.value_sign * x)
+            for j in range(n)]
+    moves: list[MoveFigures] = []
+    for tile, row in values.items():
+        makes = sum(1 for x in row if rank.made(x))
+        best = sum(1 for x, top in zip(row, tops) if x == top)
+        mean_ci = p_ci = None
+        if not enumerated:
+            m = mean_estimate(n, sum(row), sum(x * x for x in row))
+            mean_ci, p_ci = (m.low, m.high), wilson_interval(makes, n)
+        moves.append(MoveFigures(T.name_of(tile), sum(row) / n, makes / n, best / n, makes,
+                                 best, sum(row), mean_ci, p_ci))
+    keyed = sorted(moves, key=lambda m: rank.key(values[T.parse_tile(m.tile, "tile")]),
+                   reverse=True)
+    top_key = rank.key(values[T.parse_tile(keyed[0].tile, "tile")])
+    best = [m.tile for m in keyed if rank.key(values[T.parse_tile(m.tile, "tile")]) == top_key]
+    return SeatViewHint(SEATS[v.seat], method, depth, inner, n, enumerated, seed,
+                        rank.declaring, objective, {m.tile: m for m in keyed}, best, nodes)
+
+
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_INNER_DEALS", "MAX_DEPTH", "MAX_INNER_DEALS", "METHODS",
+           "SeatViewHint", "seat_view_hint"]
