@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from solver.game.errors import PositionError
 from solver.hidden.hint import DEFAULT_DEALS, DEFAULT_ENUMERATION_LIMIT, Hint, check_options
+from solver.hidden.seat_view import DEFAULT_DEPTH, DEFAULT_INNER_DEALS, SeatViewHint
 from texas42.v1 import hint_pb2
 
 from . import convert
@@ -16,7 +18,9 @@ ENUM_OF_METHOD = {"enumerated": hint_pb2.HINT_METHOD_ENUMERATED,
                   "sampled": hint_pb2.HINT_METHOD_SAMPLED}
 #: option fields of the Python API that are fields of the request under the same name
 OPTION_FIELDS = ("deals", "enumerate_limit", "objective", "seed", "max_deals", "examples",
-                 "inference")
+                 "inference", "search", "depth", "inner_deals", "adaptive")
+#: The searches a request may name (empty: double dummy).
+SEARCHES = ("", "double-dummy", "postponed", "playout")
 
 
 def hint_options(request: hint_pb2.HintRequest) -> dict[str, Any]:
@@ -40,7 +44,41 @@ def hint_options(request: hint_pb2.HintRequest) -> dict[str, Any]:
     }
     check_options(deals=options["deals"], enumerate_limit=options["enumerate_limit"],
                   max_deals=options["max_deals"], examples=options["examples"])
+    if request.search not in SEARCHES:
+        raise PositionError("search", f"unknown search {request.search[:20]!r} (double-dummy, "
+                            "postponed or playout)", "INVALID_OPTION")
+    if request.search in ("postponed", "playout"):
+        for name in ("adaptive", "examples", "max_deals"):
+            if getattr(request, name):
+                raise PositionError(name, "only with the double-dummy search",
+                                    "INVALID_OPTION")
+        if options["inference"] not in (None, "off"):
+            raise PositionError("inference", "only with the double-dummy search",
+                                "INVALID_OPTION")
+        return {"method": request.search, "deals": options["deals"],
+                "enumerate_limit": options["enumerate_limit"],
+                "objective": options["objective"], "seed": options["seed"],
+                "depth": request.depth if request.HasField("depth") else DEFAULT_DEPTH,
+                "inner_deals": request.inner_deals if request.HasField("inner_deals")
+                else DEFAULT_INNER_DEALS}
     return options
+
+
+def seat_view_to_proto(h: SeatViewHint) -> hint_pb2.HintResponse:
+    """The `HintResponse` message of a seat-view hint ``h`` (its ``search`` named)."""
+    out = hint_pb2.HintResponse(
+        to_move=convert.ENUM_OF_SEAT[h.seat], declaring=h.declaring, count=h.count,
+        method=ENUM_OF_METHOD["enumerated" if h.enumerated else "sampled"], deals=h.deals,
+        objective=ENUM_OF_OBJECTIVE[h.objective], best=h.best, unit=convert.UNITS[h.unit],
+        search=h.method, depth=h.depth, inner_deals=h.inner_deals)
+    if h.seed is not None:
+        out.seed = h.seed
+    for tile, m in h.moves.items():
+        out.moves.append(hint_pb2.MoveHint(
+            tile=tile, mean=m.mean, p_make=m.p_make, p_best=m.p_best,
+            mean_interval=_interval(m.mean_ci), p_make_interval=_interval(m.p_make_ci),
+            best=tile in h.best))
+    return out
 
 
 def hint_field_path(json_field: str) -> str:
@@ -58,7 +96,8 @@ def hint_to_proto(h: Hint) -> hint_pb2.HintResponse:
     out = hint_pb2.HintResponse(
         to_move=convert.ENUM_OF_SEAT[h.to_move], declaring=h.side == "declaring", count=h.count,
         method=ENUM_OF_METHOD[h.method], deals=h.deals, objective=ENUM_OF_OBJECTIVE[h.objective],
-        best=h.best, unit=convert.UNITS[h.unit], stopped=h.stopped or "")
+        best=h.best, unit=convert.UNITS[h.unit], stopped=h.stopped or "",
+        search="double-dummy")
     if h.seed is not None:
         out.seed = h.seed
     for tile, m in h.moves.items():

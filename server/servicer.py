@@ -23,6 +23,7 @@ from solver.game.jsondoc import CheckedObject
 from solver.game.view import View
 from solver.hidden.deals import count_deals, tile_probabilities
 from solver.hidden.hint import hint
+from solver.hidden.seat_view import seat_view_hint
 from solver.play.table import Tables
 from solver.play.table_store import TableStore
 from solver.search.analysis import analyze_hand
@@ -429,6 +430,9 @@ class HintServicer(service_grpc.HintServiceServicer):
             options = self.pool.check(lambda: hint_convert.hint_options(request))
 
             def work(token: CancelToken) -> hint_pb2.HintResponse:
+                if "method" in options:   # a seat-view search
+                    return hint_convert.seat_view_to_proto(seat_view_hint(
+                        convert.view_to_json(request.view), token=token, **options))
                 # One thread: the pool already runs as many calls at once as there are cores.
                 result = hint(convert.view_to_json(request.view), token=token, threads=1,
                               **options)

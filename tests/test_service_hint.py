@@ -98,3 +98,31 @@ def test_a_deadline_stops_the_hint_and_the_server_goes_on(server, stub):
     wait_for(lambda: scrape(server.metrics_port).get(
         't42_solver_jobs_total{outcome="cancelled"}', 0.0) == before + 1)
     assert_same_as_api(call(stub, SMALL), hint(SMALL))
+
+
+@pytest.mark.parametrize("search,depth", [("postponed", 1), ("postponed", 2), ("playout", 0)])
+def test_a_seat_view_hint_is_the_python_api_s(stub, search, depth):
+    """search names the seat-view search; the answer is `seat_view_hint`'s for the seed,
+    and names it."""
+    from solver.hidden.seat_view import seat_view_hint
+    options = {"depth": depth} if search == "postponed" else {"inner_deals": 2}
+    deals = 6 if search == "playout" else 20
+    response = call(stub, BIG, deals=deals, seed=5, search=search, **options)
+    expected = seat_view_hint(BIG, method=search, deals=deals, seed=5, **options)
+    assert (response.search, response.depth, response.inner_deals) == \
+        (search, expected.depth, expected.inner_deals)
+    assert [m.tile for m in response.moves] == list(expected.moves)
+    for m in response.moves:
+        want = expected.moves[m.tile]
+        assert (m.mean, m.p_make, m.p_best) == (want.mean, want.p_make, want.p_best)
+    assert list(response.best) == expected.best and response.count == expected.count
+    plain = call(stub, BIG, deals=20, seed=5)
+    assert plain.search == "double-dummy" and plain.depth == 0
+
+
+def test_a_seat_view_hint_refuses_what_it_does_not_take(stub):
+    assert_invalid(lambda: call(stub, BIG, search="alpha"), "search", "INVALID_OPTION")
+    assert_invalid(lambda: call(stub, BIG, search="postponed", adaptive=True), "adaptive",
+                   "INVALID_OPTION")
+    assert_invalid(lambda: call(stub, BIG, search="postponed", depth=9), "depth",
+                   "INVALID_VALUE")

@@ -60,6 +60,8 @@ class SeatViewHint:
 
     Attributes:
         seat: The viewer (the seat to move).
+        count: The number of deals consistent with the view.
+        unit: What values count: ``"points"`` or ``"tricks"``.
         method: ``postponed`` or ``playout``.
         depth: The postponed reasoning's depth (the viewer's later decisions searched
             over its knowledge); 0 for a playout.
@@ -76,6 +78,8 @@ class SeatViewHint:
     """
 
     seat: str
+    count: int
+    unit: str
     method: str
     depth: int
     inner_deals: int
@@ -95,7 +99,8 @@ class SeatViewHint:
 
     def to_json(self) -> dict[str, Any]:
         """The answer as JSON: the method, its settings, the deals and every move."""
-        return {"seat": self.seat, "search": self.method, "depth": self.depth,
+        return {"seat": self.seat, "count": self.count, "unit": self.unit,
+                "search": self.method, "depth": self.depth,
                 "inner_deals": self.inner_deals, "deals": self.deals,
                 "method": "enumerated" if self.enumerated else "sampled", "seed": self.seed,
                 "side": "declaring" if self.declaring else "defending",
@@ -285,11 +290,13 @@ def seat_view_hint(view: ViewLike, *, method: str = "postponed", deals: int = 30
                                      token) for p in positions]
             if progress is not None:
                 progress(i + 1, len(legal))
-    return _result(v, method, depth, inner, positions, enumerated, None if enumerated else seed,
+    return _result(v, total, method, depth, inner, positions, enumerated,
+                   None if enumerated else seed,
                    rank, objective, values, nodes)
 
 
-def _result(v: View, method: str, depth: int, inner: int, positions: list[Position],
+def _result(v: View, count: int, method: str, depth: int, inner: int,
+            positions: list[Position],
             enumerated: bool, seed: int | None, rank: _Rank, objective: str,
             values: dict[int, list[int]], nodes: int) -> SeatViewHint:
     n = len(positions)
@@ -309,7 +316,8 @@ def _result(v: View, method: str, depth: int, inner: int, positions: list[Positi
                    reverse=True)
     top_key = rank.key(values[T.parse_tile(keyed[0].tile, "tile")])
     best = [m.tile for m in keyed if rank.key(values[T.parse_tile(m.tile, "tile")]) == top_key]
-    return SeatViewHint(SEATS[v.seat], method, depth, inner, n, enumerated, seed,
+    return SeatViewHint(SEATS[v.seat], count, "tricks" if v.max_value == 7 else "points",
+                        method, depth, inner, n, enumerated, seed,
                         rank.declaring, objective, {m.tile: m for m in keyed}, best, nodes)
 
 
