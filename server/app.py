@@ -13,13 +13,15 @@ import logging
 import os
 import signal
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
+from solver.play import program_bot
+from solver.play.program_bot import DEFAULT_TIME_LIMIT, BotError
 from solver.play.table import Tables
 from solver.play.table_store import StoreError, TableStore
 from texas42.v1 import hint_service_pb2_grpc as service_grpc
@@ -56,6 +58,11 @@ class ServerConfig:
         table_db: The table database (SQLite, created when missing), where the
             tables and finished games live; None: in memory (they end with the
             process).
+        bots: Program bots the server seats by name (``--bot NAME=COMMAND``): name
+            -> command line, run as the bot protocol says
+            (docs/reference/bot-protocol.md). A client names one of these, never a
+            command.
+        bot_time_limit: Seconds a program bot has for each decision.
 
     >>> from server import ServerConfig
     >>> ServerConfig(port=0, workers=2).max_queue
@@ -73,6 +80,10 @@ class ServerConfig:
     table_key: str | None = None
     #: The table database (SQLite); None: in memory.
     table_db: str | None = None
+    #: Program bots by name: name -> command line (split as a shell does).
+    bots: dict[str, str] = field(default_factory=dict)
+    #: Seconds a program bot has for each decision.
+    bot_time_limit: float = DEFAULT_TIME_LIMIT
 
 
 class _GenericHandlersOnly:
@@ -120,8 +131,8 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
             signal stops the server.
 
     Raises:
-        ServerError: A port cannot be listened on (in use, bad address) or the
-            table key cannot be read.
+        ServerError: A port cannot be listened on (in use, bad address), the
+            table key cannot be read, or a program bot does not start and say hello.
 
     >>> import asyncio
     >>> from server import ServerConfig, serve
@@ -134,6 +145,7 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
     >>> asyncio.run(serve_briefly())
     """
     _configure_logging()
+    hellos = _configure_bots(config)
     table_key = load_key(config.table_key)
     try:
         tables = Tables(TableStore(config.table_db), table_key)
@@ -183,7 +195,8 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     log_event("listening", host=config.host, port=port, workers=workers,
               max_queue=config.max_queue, metrics_port=metrics_port,
-              http_port=http.port if http is not None else None)
+              http_port=http.port if http is not None else None,
+              bots={name: hello.to_json() for name, hello in hellos.items()})
 
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -199,7 +212,25 @@ async def serve(config: ServerConfig, stop: Optional[asyncio.Event] = None) -> N
     await asyncio.gather(server.stop(config.grace),
                          http.stop(config.grace) if http is not None else asyncio.sleep(0))
     await asyncio.to_thread(pool.shutdown)  # off the loop: a second signal still gets through
+    program_bot.close_all()
     log_event("stopped")
+
+
+def _configure_bots(config: ServerConfig) -> dict:
+    """Start each program bot of ``config`` and read its hello (a bot that fails stops
+    the server from starting): the bots NextAction may then be asked by name."""
+    from solver.game.errors import PositionError
+    from solver.play.bots import GAME_BOT_NAMES
+
+    try:
+        specs = [program_bot.named_spec(f"{name}={command}", config.bot_time_limit,
+                                        GAME_BOT_NAMES + ("hint",))
+                 for name, command in config.bots.items()]
+        return program_bot.configure(specs)
+    except PositionError as exc:
+        raise ServerError(f"{exc.field}: {exc.reason}") from None
+    except BotError as exc:
+        raise ServerError(f"--bot {exc.bot}: {exc.reason}") from None
 
 
 def _exit_now(signum: int) -> None:

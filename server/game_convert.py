@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from solver.game import tiles as T
 from solver.game.errors import PositionError
 from solver.game.game_record import GameRecord
+from solver.play.program_bot import configured_hellos
 from solver.play.table import DEFAULT_BOT_DEALS, MAX_BOT_DEALS, TABLE_BOTS, Tables
 from texas42.v1 import game_pb2 as game_pb
 from texas42.v1 import hint_service_pb2 as service_pb
@@ -251,7 +252,8 @@ NEXT_ACTION_BOTS = TABLE_BOTS
 def next_action_bot_options(request: service_pb.NextActionRequest,
                             tables: Tables | None = None) -> dict[str, Any]:
     """The `make_bot` arguments of a NextAction request, checked (a `PositionError` names
-    ``bot``, ``advice_deals`` or ``hint_deals``). With ``tables`` (the request has a
+    ``bot``, ``advice_deals`` or ``hint_deals``): a bot of `NEXT_ACTION_BOTS` or a
+    program bot the server was configured with. With ``tables`` (the request has a
     table's token) a request for one of the table's bots names none (or the table's
     own: `server.table_convert.bot_request_fits`)."""
     if tables is not None:
@@ -260,9 +262,12 @@ def next_action_bot_options(request: service_pb.NextActionRequest,
                             request):
             return {"name": "", "seed": 0, "advice_deals": DEFAULT_BOT_DEALS,
                     "hint_deals": DEFAULT_BOT_DEALS}
-    if request.bot not in NEXT_ACTION_BOTS:
+    # The program bots the server was started with (--bot NAME=COMMAND) are asked by
+    # their names too; a client never names a command.
+    programs = tuple(configured_hellos())
+    if request.bot not in NEXT_ACTION_BOTS and request.bot not in programs:
         raise PositionError("bot", f"unknown bot {request.bot[:20]!r} (one of "
-                            f"{', '.join(NEXT_ACTION_BOTS)})", "UNKNOWN_BOT")
+                            f"{', '.join(NEXT_ACTION_BOTS + programs)})", "UNKNOWN_BOT")
     options: dict[str, Any] = {"name": request.bot, "seed": request.seed}
     for name in ("advice_deals", "hint_deals"):
         value = getattr(request, name) if request.HasField(name) else DEFAULT_BOT_DEALS

@@ -3,6 +3,7 @@
 then answers every request with one of its legal options, drawn from the request's seed.
 
 Run it in the arena: t42 arena "cmd:python3 examples/bots/random_bot.py" rule --games 2
+With --plays-only its hello says it only plays: it is seated where the contract is given.
 """
 
 import json
@@ -25,11 +26,12 @@ def decide(request):
 
 
 def main():
+    calls = "--plays-only" not in sys.argv[1:]
     for line in sys.stdin:  # the engine's hello, then one request a line
         message = json.loads(line)
         if message["type"] == "hello":
             send({"type": "hello", "protocol": 1, "name": "random-py",
-                  "games": ["42", "moon"], "calls": True})
+                  "games": ["42", "moon"], "calls": calls})
         else:
             send({"id": message["id"], "choice": decide(message)})
     # The end of the input: the game is over, exit.

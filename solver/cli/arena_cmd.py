@@ -11,14 +11,19 @@ import sys
 from typing import Any, BinaryIO, Callable, Iterator
 
 from ..game.errors import PositionError, quoted
+from ..game.jsondoc import parse_json
+from ..game.quick import parse_contract
 from ..hidden.hint import default_threads
 from ..play.arena import (MAX_HINT_DEALS, MAX_PAIRS, MAX_WORKERS, ArenaStats, check_run,
-                          pair_from_json, play_pair, run_arena, stderr_progress, summarize)
+                          check_start, pair_from_json, play_pair, run_arena, stderr_progress,
+                          summarize)
 from ..play.bots import BOT_NAMES
 from ..play.game_arena import (ARENA_BOTS, MAX_GAMES, GameArenaRun, check_game_run,
                                complete_games,
                                format_game_stats, read_arena_records, run_game_arena,
                                summarize_games)
+from ..play.program_bot import (COMMAND_PREFIX, DEFAULT_TIME_LIMIT, BotError, ProgramSpec,
+                                check_time_limit, command_spec, named_spec)
 from .common import guarded
 
 
@@ -35,9 +40,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    f"{', '.join(ARENA_BOTS)}). Reports games won, marks per "
                                    "hand paired by deal with a 95% t interval, make and set "
                                    "rates by contract kind and who declared; --records keeps "
-                                   "every game as a game record and resumes from them.")
-    p.add_argument("a", choices=ARENA_BOTS, help="first bot")
-    p.add_argument("b", choices=ARENA_BOTS, help="second bot")
+                                   "every game as a game record and resumes from them. A bot "
+                                   "may be a program of its own that speaks the bot protocol "
+                                   "(docs/reference/bot-protocol.md): cmd:COMMAND, or a name "
+                                   "given by --bot NAME=COMMAND.")
+    p.add_argument("a", metavar="A", help="first bot: one of the project's, cmd:COMMAND (a "
+                                          "program, its command split as a shell does), "
+                                          "or a NAME of --bot")
+    p.add_argument("b", metavar="B", help="second bot, likewise")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--pairs", type=int, default=None,
                       help=f"duplicate pairs of hands to play, 1..{MAX_PAIRS} (default 50)")
@@ -62,6 +72,21 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "FILE as JSON Lines as it is played; --games resumes from the "
                         "games FILE (a regular file) already holds, and plays again a "
                         "game not written whole or not played to its end")
+    p.add_argument("--bot", action="append", default=[], metavar="NAME=COMMAND",
+                   help="a program bot named NAME (repeatable): COMMAND runs it, split as a "
+                        "shell does, e.g. --bot 'mine=python3 my_bot.py'")
+    p.add_argument("--bot-time-limit", type=float, default=DEFAULT_TIME_LIMIT,
+                   metavar="SECONDS",
+                   help="seconds a program bot has for each decision; a late one stops the "
+                        f"run (default {DEFAULT_TIME_LIMIT:g})")
+    p.add_argument("--contract", action="append", default=[], metavar="D:DECL:BID",
+                   help="with --pairs: play every seeded deal in this contract (e.g. "
+                        "N:sixes:30, or JSON) instead of the rotating one; repeated, pair i "
+                        "takes the next in turn")
+    p.add_argument("--deals", metavar="FILE",
+                   help="with --pairs: the deals and their contracts, one position a line "
+                        "(e.g. from t42 deal --contract); pair i plays line i; --pairs "
+                        "defaults to the lines")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(run=run_arena_cmd)
@@ -69,11 +94,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def format_stats(s: ArenaStats) -> str:
     d = s.difference
+    # The bot column is as wide as the longer name (at least 8), so the columns align.
+    w = max([8] + [len(b.name) for b in s.bots.values()])
     lines = [f"{s.a} vs {s.b}: {s.pairs} duplicate pairs, {s.hands} hands", "",
-             f"  {'bot':8} {'declared':>8} {'made':>6} {'make rate':>10}  {'95%':>13}"
+             f"  {'bot':{w}} {'declared':>8} {'made':>6} {'make rate':>10}  {'95%':>13}"
              f"  {'set rate':>9}  {'95%':>13}  {'mean pts declaring':>18}"]
     for b in s.bots.values():
-        lines.append(f"  {b.name:8} {b.declared:8} {b.made:6} {b.make_rate:10.3f}  "
+        lines.append(f"  {b.name:{w}} {b.declared:8} {b.made:6} {b.make_rate:10.3f}  "
                      f"{b.make_rate_ci[0]:.3f} - {b.make_rate_ci[1]:.3f}  {b.set_rate:9.3f}  "
                      f"{b.set_rate_ci[0]:.3f} - {b.set_rate_ci[1]:.3f}  "
                      f"{b.mean_points_declaring:18.2f}")
@@ -89,8 +116,13 @@ def format_stats(s: ArenaStats) -> str:
 def arena_record(data) -> tuple[dict, Callable[[], str]]:
     """One pair spec -> (both games of the pair, as `t42 arena --records` writes them, and a
     line of text), for `t42 batch arena`: the pairs of a long run spread over a cluster."""
-    pair, seed, a, b, hint_deals = pair_from_json(data)
-    games = play_pair(pair, seed, a, b, hint_deals)
+    pair, seed, a, b, hint_deals, programs, start = pair_from_json(data)
+    try:
+        games = play_pair(pair, seed, a, b, hint_deals, programs, start)
+    except BotError as exc:
+        # The pair's line answers with the error; the other pairs go on.
+        raise PositionError(f"bots[{[a, b].index(exc.bot)}]", str(exc), "BOT_FAILED") \
+            from None
     answer = {"pair": pair, "seed": seed, "games": [g.to_json() for g in games]}
     return answer, lambda: f"pair {pair} (seed {seed}): " + "; ".join(
         f"{g.declaring_bot} declares {g.declarer} {g.trump}: {g.points} points, "
@@ -143,24 +175,92 @@ def _refuse(message: str) -> int:
     return 2
 
 
+def _programs(args: argparse.Namespace) -> dict[str, ProgramSpec]:
+    """The program bots of the run: each --bot NAME=COMMAND, and A or B if cmd:COMMAND."""
+    limit = check_time_limit(args.bot_time_limit, "--bot-time-limit")
+    specs: dict[str, ProgramSpec] = {}
+    for text in args.bot:
+        spec = named_spec(text, limit, set(ARENA_BOTS) | set(BOT_NAMES))
+        if spec.name in specs:
+            raise PositionError("--bot", f"{spec.name} is named twice", "INVALID_VALUE")
+        specs[spec.name] = spec
+    for name in (args.a, args.b):
+        if name.startswith(COMMAND_PREFIX):
+            specs[name] = command_spec(name, limit)
+    return specs
+
+
+def _option_error(exc: PositionError) -> str:
+    """A refused argument in one line: the bots' own errors name the bot already."""
+    if exc.field in ("a", "b"):
+        return exc.reason
+    field = exc.field if exc.field.startswith("--") else f"--{exc.field.replace('_', '-')}"
+    return f"{field}: {exc.reason}"
+
+
+def _contracts(texts: list[str]) -> list[dict]:
+    """--contract: each a contract in JSON or the quick notation (N:sixes:30)."""
+    out = []
+    for text in texts:
+        contract = parse_json(text, "--contract") if text.lstrip().startswith("{") \
+            else parse_contract(text)
+        if not isinstance(contract, dict):
+            raise PositionError("--contract", "must be a contract object", "INVALID_TYPE")
+        if contract.get("kind", "standard") != "standard":
+            raise PositionError("--contract", "a plunge or splash needs its declarer's "
+                                "doubles, which a seeded deal does not promise: give the "
+                                "deals with --deals", "INVALID_VALUE")
+        out.append(contract)
+    return out
+
+
+def _deals(path: str | None) -> list[dict]:
+    """--deals FILE: positions (a deal and its contract, no plays), one a line."""
+    if path is None:
+        return []
+    f = _open_records(path, "--deals")
+    if f is None:
+        raise PositionError("--deals", f"cannot read {quoted(path)}: no such file",
+                            "READ_FAILED")
+    out = []
+    with f:
+        for number, line in enumerate(_record_lines(f, path), 1):
+            if not line.strip():
+                continue
+            if len(out) == MAX_PAIRS:
+                raise PositionError("--deals", f"{quoted(path)} holds more than {MAX_PAIRS} "
+                                    "deals", "OUT_OF_RANGE")
+            out.append(check_start(line, f"{path}: line {number}"))
+    if not out:
+        raise PositionError("--deals", f"{quoted(path)} holds no deal", "INVALID_VALUE")
+    return out
+
+
 @guarded
 def run_arena_cmd(args: argparse.Namespace) -> int:
+    try:
+        programs = _programs(args)
+    except PositionError as exc:
+        return _refuse(_option_error(exc))
     if args.games is not None:
-        return run_games_cmd(args)
+        return run_games_cmd(args, programs)
     for flag, given in (("--game", args.game != "42"), ("--rules", args.rules is not None),
                         ("--advice-deals", args.advice_deals != 100)):
         if given:
             return _refuse(f"{flag}: only with --games")
-    if args.pairs is None:
-        args.pairs = 50
     for name in (args.a, args.b):
-        if name not in BOT_NAMES:
+        if name in ARENA_BOTS and name not in BOT_NAMES:
             return _refuse(f"{name}: a bot of --games only (--pairs: {', '.join(BOT_NAMES)})")
     # Every option is checked, and the records file opened, before any game is played.
     try:
-        check_run(args.a, args.b, args.pairs, args.seed, args.hint_deals, args.workers, 0)
+        contracts = _contracts(args.contract)
+        deals = _deals(args.deals)
+        if args.pairs is None:
+            args.pairs = len(deals) or 50
+        check_run(args.a, args.b, args.pairs, args.seed, args.hint_deals, args.workers, 0,
+                  programs, contracts, deals)
     except PositionError as exc:
-        return _refuse(f"--{exc.field.replace('_', '-')}: {exc.reason}")
+        return _refuse(_option_error(exc))
     out = _RecordsFile(args.records)
     refused = out.open()
     if refused:
@@ -172,12 +272,22 @@ def run_arena_cmd(args: argparse.Namespace) -> int:
     try:
         progress = None if args.no_progress else stderr_progress(f"{args.a} vs {args.b}")
         records = run_arena(args.a, args.b, args.pairs, args.seed, hint_deals=args.hint_deals,
-                            workers=args.workers, progress=progress, sink=sink)
+                            workers=args.workers, progress=progress, sink=sink,
+                            programs=programs, contracts=contracts, deals=deals)
+    except BotError as exc:
+        return _bot_failed(exc, args.records)
     finally:
         out.close()
     stats = summarize(records, args.a, args.b)
     print(json.dumps(stats.to_json()) if args.json else format_stats(stats))
     return 0
+
+
+def _bot_failed(exc: BotError, records: str | None) -> int:
+    """A program bot failed a decision: the run stops; what was played is kept."""
+    kept = f"; the finished ones are in {records}" if records else ""
+    print(f"t42: error: {exc}; the run stopped{kept}", file=sys.stderr)
+    return 1
 
 
 def _rules_option(text: str | None) -> dict | None:
@@ -202,7 +312,7 @@ _FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device
                (stat.S_ISSOCK, "a socket"))
 
 
-def _open_records(path: str) -> BinaryIO | None:
+def _open_records(path: str, option: str = "--records") -> BinaryIO | None:
     """The records file at ``path`` opened to be read, None when there is none.
 
     Only a regular file is read: a device (/dev/full, /dev/zero) never ends, a FIFO
@@ -214,14 +324,15 @@ def _open_records(path: str) -> BinaryIO | None:
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:         # ValueError: a NUL in the path
-        raise PositionError("--records", f"cannot read {quoted(path)}: "
+        raise PositionError(option, f"cannot read {quoted(path)}: "
                             f"{getattr(exc, 'strerror', None) or exc}", "READ_FAILED") from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
         kind = next((name for test, name in _FILE_KINDS if test(mode)), "not a file")
-        raise PositionError("--records", f"{quoted(path)} is {kind}, not a regular file: "
-                            "give a file to keep the games in", "NOT_A_FILE")
+        keep = ": give a file to keep the games in" if option == "--records" else ""
+        raise PositionError(option, f"{quoted(path)} is {kind}, not a regular file{keep}",
+                            "NOT_A_FILE")
     return os.fdopen(fd, "rb")
 
 
@@ -263,15 +374,19 @@ def _resume(path: str, run: GameArenaRun, first: int, games: int
     return kept, sum(1 for i in indices if first <= i < first + games), notes
 
 
-def run_games_cmd(args: argparse.Namespace) -> int:
+def run_games_cmd(args: argparse.Namespace, programs: dict[str, ProgramSpec]) -> int:
     """`t42 arena A B --games N`: the game arena."""
+    for flag, given in (("--contract", bool(args.contract)), ("--deals", args.deals)):
+        if given:
+            return _refuse(f"{flag}: only with --pairs (whole games have auctions)")
     try:
         run = GameArenaRun(args.a, args.b, args.seed, args.game, _rules_option(args.rules),
-                           args.hint_deals, args.advice_deals)
+                           args.hint_deals, args.advice_deals,
+                           tuple(spec for name, spec in programs.items()
+                                 if name in (args.a, args.b)))
         check_game_run(run, args.games, args.workers)
     except PositionError as exc:
-        field = exc.field if exc.field.startswith("--") else f"--{exc.field.replace('_', '-')}"
-        return _refuse(f"{field}: {exc.reason}")
+        return _refuse(_option_error(exc))
     kept: list[dict] = []
     resumed = 0
     if args.records:
@@ -294,6 +409,8 @@ def run_games_cmd(args: argparse.Namespace) -> int:
         played = run_game_arena(run, args.games, workers=args.workers, skip=done,
                                 progress=progress, sink=out.write) \
             if len(done & set(range(args.games))) < args.games else []
+    except BotError as exc:
+        return _bot_failed(exc, args.records)
     finally:
         out.close()
     wanted = [r for r in kept if r["meta"]["arena"]["index"] < args.games] + played

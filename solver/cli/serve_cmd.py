@@ -84,7 +84,36 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the key that signs the tables' tokens, read from FILE (created "
                         "with a new key, mode 0600, when missing). Without it: the key in "
                         "$T42_TABLE_KEY, else the one kept in the table database")
+    p.add_argument("--bot", action="append", default=[], metavar="NAME=COMMAND",
+                   help="a program bot that NextAction seats by NAME (repeatable): COMMAND "
+                        "runs it, split as a shell does, and it speaks the bot protocol "
+                        "(docs/reference/bot-protocol.md); it is started, and its hello "
+                        "read, before the server listens. A client names the bot, never a "
+                        "command")
+    p.add_argument("--bot-time-limit", type=_positive_seconds, default=10.0,
+                   metavar="SECONDS",
+                   help="seconds a program bot has for each decision (default 10)")
     p.set_defaults(run=run_serve)
+
+
+def _positive_seconds(text: str) -> float:
+    value = _seconds(text)
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(f"{text} must be above 0 and at most 86400")
+    return value
+
+
+def _bots(texts: list[str]) -> dict[str, str]:
+    """--bot NAME=COMMAND options as name -> command (the names checked by the server)."""
+    out: dict[str, str] = {}
+    for text in texts:
+        name, sep, command = text.partition("=")
+        if not sep:
+            raise ValueError(f"--bot: expected NAME=COMMAND, not {text!r}")
+        if name in out:
+            raise ValueError(f"--bot: {name} is named twice")
+        out[name] = command
+    return out
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -94,10 +123,16 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     from server import ServerConfig, ServerError, run
 
+    try:
+        bots = _bots(args.bot)
+    except ValueError as exc:
+        print(f"t42: error: {exc}", file=sys.stderr)
+        return 2
     config = ServerConfig(host=args.host, port=args.port, workers=args.workers or 0,
                           max_queue=args.max_queue, grace=args.grace,
                           metrics_port=args.metrics_port, http_port=args.http_port,
-                          table_key=args.table_key, table_db=args.table_db)
+                          table_key=args.table_key, table_db=args.table_db, bots=bots,
+                          bot_time_limit=args.bot_time_limit)
     try:
         run(config)
     except ServerError as exc:  # a busy port (gRPC or metrics): one line, like bad options

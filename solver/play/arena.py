@@ -9,6 +9,12 @@ cancels; every seat has a bot of its own, seeded by the pair and the seat
 the pair A declares and B defends, in the other the roles swap, on the same
 cards.
 
+Fixed contracts: a run may give the contracts instead (``contracts``: each pair's
+seeded deal in the next of them, in turn) or the deals with their contracts
+(``deals``: pair ``i`` plays position ``i``). No bot calls in this arena, so a
+program bot that plays only (`solver.play.program_bot`) is compared here on the same
+cards and contracts as any other.
+
 Statistics (`summarize`, computed from the hand records alone):
 
 * each bot's make rate as declarer and set rate as defender, and its mean
@@ -29,16 +35,18 @@ import random
 import sys
 import time
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..game import tiles as T
 from ..game.errors import PositionError, quoted
 from ..game.jsondoc import json_object
 from ..game.position import SEATS, Position
+from ..game.rules import PIP_NAMES
 from ..hidden.hint import default_threads
 from ..hidden.stats import McNemar, MeanEstimate, mcnemar, mean_of, wilson_interval
 from .bots import BOT_NAMES, Bot, bots_for_seats, seat_bots, seat_view
 from .processes import ProcessPool
+from .program_bot import ProgramSpec, check_seating, check_time_limit, command_spec
 
 BID = 30
 
@@ -90,6 +98,8 @@ class HandRecord:
         plays: The plays, in order.
         points: The declaring side's points.
         made: Whether the contract made.
+        contract: The whole contract when the run gave it (fixed contracts), else
+            None: the rotating contract at 30.
     """
 
     pair: int
@@ -102,6 +112,7 @@ class HandRecord:
     plays: list[str]
     points: int
     made: bool
+    contract: dict[str, Any] | None = None
 
     @property
     def declaring_bot(self) -> str:
@@ -109,7 +120,10 @@ class HandRecord:
         return self.ns if self.declarer in "NS" else self.ew
 
     def to_json(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        if self.contract is None:
+            del out["contract"]   # the rotating contract: records as they always were
+        return out
 
 
 def play_hand(start: Position, ns: Callable[[int], Bot], ew: Callable[[int], Bot]
@@ -132,34 +146,70 @@ def play_hand(start: Position, ns: Callable[[int], Bot], ew: Callable[[int], Bot
     return p
 
 
-def play_pair(pair: int, seed: int, a: str, b: str, hint_deals: int = 100) -> list[HandRecord]:
+def play_pair(pair: int, seed: int, a: str, b: str, hint_deals: int = 100,
+              programs: Mapping[str, ProgramSpec] | None = None,
+              start: Mapping[str, Any] | None = None) -> list[HandRecord]:
     """Both games of ``pair`` of the run ``seed`` (bot ``a`` at N/S, then ``a`` at E/W,
-    against ``b``); searching bots score ``hint_deals`` deals a play."""
-    start = deal_for_pair(pair, seed)
+    against ``b``); searching bots score ``hint_deals`` deals a play.
+
+    ``programs`` names the program bots among ``a`` and ``b``; ``start`` is the pair's
+    position when the run gives it (a fixed contract), else the deal and contract are
+    `deal_for_pair`'s."""
+    given = start is not None
+    opening = Position(dict(start)) if start is not None else deal_for_pair(pair, seed)
     records = []
     for game, (ns_name, ew_name) in enumerate(((a, b), (b, a))):
         # A bot per seat, seeded by the pair and the seat alone (`seat_seed`): the same
         # in both games of the pair.
         bot_seed = seed * 1_000_003 + pair
-        end = play_hand(start, seat_bots(ns_name, bot_seed, hint_deals),
-                        seat_bots(ew_name, bot_seed, hint_deals))
+        end = play_hand(opening, seat_bots(ns_name, bot_seed, hint_deals, programs=programs),
+                        seat_bots(ew_name, bot_seed, hint_deals, programs=programs))
         records.append(HandRecord(
             pair=pair, game=game, ns=ns_name, ew=ew_name,
-            declarer=SEATS[start.contract.declarer], trump=start.contract.declaration.name,
-            hands={SEATS[s]: [T.name_of(t) for t in h] for s, h in start.hands.items()},
+            declarer=SEATS[opening.contract.declarer],
+            trump=opening.contract.declaration.name,
+            hands={SEATS[s]: [T.name_of(t) for t in h] for s, h in opening.hands.items()},
             plays=[T.name_of(t) for t in end.plays], points=end.points,
-            made=end.makes(end.points)))
+            made=end.makes(end.points),
+            contract=opening.contract.to_json() if given else None))
     return records
 
 
+def contract_start(pair: int, seed: int, contract: Mapping[str, Any]) -> dict[str, Any]:
+    """Pair ``pair``'s seeded deal (as `deal_for_pair` deals it) in ``contract``."""
+    deal = deal_for_pair(pair, seed).to_json()
+    return {"hands": deal["hands"], "contract": dict(contract), "plays": []}
+
+
+def check_start(data: Mapping[str, Any] | str, where: str) -> dict[str, Any]:
+    """A position a fixed-contract pair starts from: a 42 deal with its contract and no
+    play, checked (`PositionError` naming ``where``); its JSON."""
+    try:
+        position = Position(data)
+    except PositionError as exc:
+        raise PositionError(f"{where}: {exc.field}", exc.reason, exc.code) from None
+    if position.game != "42":
+        raise PositionError(where, "the hand pairs are 42 deals", "INVALID_VALUE")
+    if position.plays:
+        raise PositionError(where, "a pair starts at the opening lead: give no plays",
+                            "INVALID_VALUE")
+    return position.to_json()
+
+
 #: The fields of a pair spec, one record of `t42 batch arena`.
-PAIR_FIELDS = ("pair", "seed", "bots", "hint_deals")
+PAIR_FIELDS = ("pair", "seed", "bots", "hint_deals", "contract", "bot_time_limit")
 
 
-def pair_from_json(data: Mapping[str, Any] | str) -> tuple[int, int, str, str, int]:
+def pair_from_json(data: Mapping[str, Any] | str) -> tuple[int, int, str, str, int,
+                                                            dict[str, ProgramSpec],
+                                                            dict[str, Any] | None]:
     """A pair spec ``data`` (``{"pair": 3, "seed": 0, "bots": ["rule", "random"],
     "hint_deals": 100}``; seed 0 and 100 hint deals by default; a dict or JSON text) ->
-    the arguments of `play_pair`."""
+    the arguments of `play_pair`.
+
+    A bot may be a program, ``cmd:COMMAND`` (its ``bot_time_limit`` seconds a decision,
+    10 by default); ``contract`` (a contract JSON) plays the pair's seeded deal in that
+    contract instead of the rotating one."""
     spec = json_object(data, "pair", "a pair spec")
     for key in spec:
         if key not in PAIR_FIELDS:
@@ -184,11 +234,18 @@ def pair_from_json(data: Mapping[str, Any] | str) -> tuple[int, int, str, str, i
         raise PositionError("bots", "required (two bot names)", "MISSING_FIELD")
     if not isinstance(bots, list) or len(bots) != 2:
         raise PositionError("bots", "must be a list of two bot names", "INVALID_TYPE")
+    limit = check_time_limit(spec.get("bot_time_limit", 10.0), "bot_time_limit")
+    programs: dict[str, ProgramSpec] = {}
     for i, name in enumerate(bots):
-        if name not in BOT_NAMES:
-            raise PositionError(f"bots[{i}]", f"unknown bot (one of {', '.join(BOT_NAMES)})",
-                                "INVALID_VALUE")
-    return pair, seed, bots[0], bots[1], hint_deals
+        if isinstance(name, str) and name.startswith("cmd:"):
+            programs[name] = command_spec(name, limit)
+        elif name not in BOT_NAMES:
+            raise PositionError(f"bots[{i}]", f"unknown bot (one of {', '.join(BOT_NAMES)}, "
+                                "or a program: cmd:COMMAND)", "INVALID_VALUE")
+    start = None
+    if spec.get("contract") is not None:
+        start = check_start(contract_start(pair, seed, spec["contract"]), "contract")
+    return pair, seed, bots[0], bots[1], hint_deals, programs, start
 
 
 def _pair_job(job: tuple) -> list[HandRecord]:
@@ -207,13 +264,18 @@ def worker_count(workers: int, pairs: int) -> int:
 
 
 def check_run(a: str, b: str, pairs: int, seed: int, hint_deals: int, workers: int,
-              first_pair: int) -> None:
+              first_pair: int, programs: Mapping[str, ProgramSpec] | None = None,
+              contracts: Sequence[Mapping[str, Any]] = (),
+              deals: Sequence[Mapping[str, Any]] = ()) -> None:
     """Raise `PositionError` (field: the argument's name) for a bad argument of
     `run_arena`: the bots ``a`` and ``b``, ``pairs``, ``seed``, ``hint_deals``,
-    ``workers``, ``first_pair``."""
+    ``workers``, ``first_pair``, ``contracts`` and ``deals``; then a program bot whose
+    hello does not fit (not 42, or not every declaration the pairs are played in)."""
+    programs = programs or {}
     for field, name in (("a", a), ("b", b)):
-        if name not in BOT_NAMES:
-            raise PositionError(field, f"unknown bot (one of {', '.join(BOT_NAMES)})",
+        if name not in BOT_NAMES and name not in programs:
+            raise PositionError(field, f"unknown bot {quoted(name)} (one of "
+                                f"{', '.join(BOT_NAMES)}, or a program: cmd:COMMAND)",
                                 "INVALID_VALUE")
     for field, value, least, most in (("pairs", pairs, 1, MAX_PAIRS),
                                       ("seed", seed, 0, MAX_SEED),
@@ -221,6 +283,37 @@ def check_run(a: str, b: str, pairs: int, seed: int, hint_deals: int, workers: i
                                       ("workers", workers, 1, MAX_WORKERS),
                                       ("first_pair", first_pair, 0, MAX_SEED - MAX_PAIRS)):
         check_count(field, value, least, most)
+    if contracts and deals:
+        raise PositionError("contracts", "give the contracts or the deals, not both",
+                            "INVALID_VALUE")
+    for i, contract in enumerate(contracts):
+        check_start(contract_start(first_pair, seed, contract), f"contracts[{i}]")
+    if deals and first_pair + pairs > len(deals):
+        raise PositionError("pairs", f"{first_pair + pairs} pairs asked for, "
+                            f"{len(deals)} deals given", "OUT_OF_RANGE")
+    if contracts or deals:
+        played = [c["trump"] for c in contracts] or \
+            [d["contract"]["trump"] for d in deals[first_pair:first_pair + pairs]]
+    else:
+        played = list(PIP_NAMES)   # the rotating contract: the declarer's longest suit
+    for field, name in (("a", a), ("b", b)):
+        if name in programs:
+            check_seating(programs[name], "42", False, played, "these hand pairs", field)
+
+
+def pair_starts(pairs: int, seed: int, first_pair: int = 0,
+                contracts: Sequence[Mapping[str, Any]] = (),
+                deals: Sequence[Mapping[str, Any]] = ()) -> Iterator[dict[str, Any] | None]:
+    """Each pair's given start (`play_pair`'s ``start``), made as it is asked for: the
+    seeded deal in the next contract, or the pair's deal; None for the rotating
+    contract."""
+    for i in range(first_pair, first_pair + pairs):
+        if contracts:
+            yield contract_start(i, seed, contracts[(i - first_pair) % len(contracts)])
+        elif deals:
+            yield dict(deals[i])
+        else:
+            yield None
 
 
 def check_count(field: str, value: object, least: int, most: int) -> None:
@@ -241,7 +334,10 @@ def _process_pool(workers: int) -> ProcessPool:
 def run_arena(a: str, b: str, pairs: int, seed: int = 0, *, hint_deals: int = 100,
               workers: int = 1, first_pair: int = 0,
               progress: Callable[[int, int], None] | None = None,
-              sink: Callable[[list[HandRecord]], None] | None = None) -> list[HandRecord]:
+              sink: Callable[[list[HandRecord]], None] | None = None,
+              programs: Mapping[str, ProgramSpec] | None = None,
+              contracts: Sequence[Mapping[str, Any]] = (),
+              deals: Sequence[Mapping[str, Any]] = ()) -> list[HandRecord]:
     """Play ``pairs`` duplicate pairs of bot ``a`` against bot ``b`` from pair
     ``first_pair``, dealt from ``seed``, the searching bots scoring ``hint_deals`` deals
     a play; the records, by pair then game. ``progress`` gets (done, total) after each
@@ -252,12 +348,22 @@ def run_arena(a: str, b: str, pairs: int, seed: int = 0, *, hint_deals: int = 10
     so the records do not depend on the number of workers). ``sink`` receives
     each pair's records as soon as it is played (to save a long run as it goes).
 
+    ``programs`` names the program bots among ``a`` and ``b``. Fixed contracts:
+    ``contracts`` (contract JSON) plays each pair's seeded deal in the next of them, in
+    turn; ``deals`` (positions: a deal and its contract) plays pair ``i`` from
+    ``deals[i]``.
+
     Raises `PositionError` for an argument out of range (`check_run`: 1..100,000
-    pairs, 1..100,000 hint deals, 1..1024 workers, seeds 0..2**63-1) before any
-    game is played. Jobs are made as the workers take them, not listed first.
+    pairs, 1..100,000 hint deals, 1..1024 workers, seeds 0..2**63-1) or a program bot
+    whose hello does not fit, before any game is played; `BotError` when a program
+    bot fails a decision (the pairs done are in ``sink`` already). Jobs are made as
+    the workers take them, not listed first.
     """
-    check_run(a, b, pairs, seed, hint_deals, workers, first_pair)
-    jobs = ((i, seed, a, b, hint_deals) for i in range(first_pair, first_pair + pairs))
+    check_run(a, b, pairs, seed, hint_deals, workers, first_pair, programs, contracts, deals)
+    programs = {name: programs[name] for name in (a, b) if programs and name in programs}
+    jobs = ((i, seed, a, b, hint_deals, programs, start) for i, start in
+            zip(range(first_pair, first_pair + pairs),
+                pair_starts(pairs, seed, first_pair, contracts, deals)))
     out: list[HandRecord] = []
     n = worker_count(workers, pairs)
     if n == 1:

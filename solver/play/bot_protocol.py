@@ -46,10 +46,7 @@ MAX_NAME = 64
 
 class ProtocolError(Exception):
     """A bot's line that breaks the protocol (not JSON, a wrong field, an option that was
-    not offered); the message says what.
-
-    Args:
-        reason: What is wrong with the line, in words.
+    not offered); the message says what, in words.
 
     >>> str(ProtocolError("not JSON"))
     'not JSON'
@@ -238,8 +235,7 @@ def read_answer(request: Mapping[str, Any], line: bytes | str
         raise ProtocolError("its answer has no choice")
     choice = data["choice"]
     if not any(_same(choice, option) for option in request["legal"]):
-        raise ProtocolError(f"its choice {quoted(choice)} is not one of the legal options "
-                            f"of its {request['type']} request")
+        raise ProtocolError(f"its choice {quoted(choice)} is not one of the legal options")
     kind = request["type"]
     if kind == "declare":
         return Declaration(choice["trump"], choice["doubles"])

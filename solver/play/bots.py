@@ -29,6 +29,9 @@ The interface (`Bot`): ``call(view) -> int | str`` (``pass``, a bid, ``plunge`` 
 * ``advice-lead``: ``advice`` whose bid advice holds the declarer to one opening lead
   for every deal, calibrated by the map measured on such figures.
 * ``cheat``: double-dummy calls and plays on the true deal (an upper bound).
+* a program bot (`solver.play.program_bot.ProgramBot`): a program of its own that
+  speaks the bot protocol (docs/reference/bot-protocol.md), named by the arena
+  (``cmd:COMMAND``, ``--bot NAME=COMMAND``) or the server's configuration.
 
 A plunge or splash partner (every bot but ``random``) names trump with
 `solver.hidden.bidding.partner_trump` from its own seven tiles.
@@ -48,7 +51,8 @@ from ..game.view import View
 from ..hidden.hint import hint
 from ..hidden.quick_play import quick_play
 from ..search.solve import DealSolver
-from . import calling
+from . import calling, program_bot
+from .program_bot import ProgramSpec
 
 
 def seat_view(position: Position, auction: Sequence[Mapping[str, Any]] | None = None) -> View:
@@ -620,7 +624,7 @@ def bots_for_seats(ns: Callable[[int], Bot], ew: Callable[[int], Bot],
 
 
 def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int = 100,
-             **options: Any) -> Bot:
+             programs: Mapping[str, ProgramSpec] | None = None, **options: Any) -> Bot:
     """A bot by name, as the arenas and games name them.
 
     Args:
@@ -630,10 +634,16 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
             ``advice-auction``, ``advice-plays`` or ``advice-both`` (``advice``
             with that inference), ``advice-lead`` (``advice`` bidding by bid advice
             with one opening lead for every deal, calibrated by the fixed-lead map),
-            or ``cheat`` (sees every hand: double dummy).
+            or ``cheat`` (sees every hand: double dummy); or a program bot's name
+            (in ``programs``, or configured in this process).
         seed: Seeds the random bot's moves and the deals of the advice bots.
         hint_deals: Deals a hint of the advice bots scores for a play.
         advice_deals: Deals bid advice deals for a call.
+        programs: Program bots by name (`solver.play.program_bot.ProgramSpec`), as an
+            arena names them (``cmd:COMMAND``, ``--bot NAME=COMMAND``); those this
+            process was configured with (`solver.play.program_bot.configure`, a
+            server's ``--bot``) are known without it. No other name is ever run as a
+            command.
         **options: More `AdviceBot` options: ``threshold`` (the P(make) a bid
             needs), ``calibrated`` (recommend by the calibrated P(make)),
             ``fixed_lead`` (bid advice with one opening lead for every deal).
@@ -648,6 +658,9 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
     >>> make_bot("advice-auction", seed=1, hint_deals=30).name
     'advice-auction'
     """
+    spec = (programs or {}).get(name) or program_bot.registered(name)
+    if spec is not None:
+        return program_bot.ProgramBot(spec, seed)
     if name == "random":
         return RandomBot(seed)
     if name == "rule":

@@ -40,9 +40,11 @@ from ..game.game_record import GameRecord, read_game
 from ..game.rules import PIP_NAMES
 from ..hidden.stats import MeanEstimate, mean_of, wilson_interval
 from .arena import MAX_HINT_DEALS, MAX_SEED, MAX_WORKERS, check_count, worker_count
+from .bot_protocol import ALL_DECLARATIONS
 from .bots import GAME_BOT_NAMES, seat_bots
 from .game_play import play_game
 from .processes import ProcessPool
+from .program_bot import ProgramSpec, check_seating
 
 #: The bots of the game arena: every game bot, and ``hint`` (advice's calls, the full
 #: hint's play).
@@ -68,6 +70,9 @@ class GameArenaRun:
         rules: The house options (docs/formats.md); None: the standard rules.
         hint_deals: Deals a searching bot scores per play.
         advice_deals: Deals a searching bot scores per call.
+        programs: The program bots among ``a`` and ``b``
+            (`solver.play.program_bot.ProgramSpec`: ``cmd:COMMAND``, or a name
+            given a command); each table's processes answer by the bot protocol.
 
     >>> from solver import GameArenaRun
     >>> GameArenaRun("rule", "random", seed=1).seats(table=1)
@@ -81,13 +86,20 @@ class GameArenaRun:
     rules: Mapping[str, Any] | None = None
     hint_deals: int = 100
     advice_deals: int = 100
+    programs: tuple[ProgramSpec, ...] = ()
+
+    @property
+    def program_specs(self) -> dict[str, ProgramSpec]:
+        """The program bots by name."""
+        return {spec.name: spec for spec in self.programs}
 
     def check(self) -> None:
         """Raise `PositionError` (field: the argument's name) for a bad argument."""
         for name, bot in (("a", self.a), ("b", self.b)):
-            if bot not in ARENA_BOTS:
+            if bot not in ARENA_BOTS and bot not in self.program_specs:
                 raise PositionError(name, f"unknown bot {quoted(bot)} (one of "
-                                    f"{', '.join(ARENA_BOTS)})", "INVALID_VALUE")
+                                    f"{', '.join(ARENA_BOTS)}, or a program: cmd:COMMAND)",
+                                    "INVALID_VALUE")
         if self.game not in ("42", "moon"):
             raise PositionError("game", f"must be 42 or moon, not {quoted(self.game)}",
                                 "INVALID_VALUE")
@@ -97,11 +109,27 @@ class GameArenaRun:
             check_count(name, value, least, most)
         read_rules(dict(self.rules) if self.rules else None, self.game, 4)
 
+    def check_programs(self) -> None:
+        """Start each program bot and refuse one whose hello does not fit whole games
+        (it plays only, or not this game, or not every declaration): `PositionError`
+        naming ``a`` or ``b``."""
+        for field, bot in (("a", self.a), ("b", self.b)):
+            spec = self.program_specs.get(bot)
+            if spec is not None:
+                check_seating(spec, self.game, True, ALL_DECLARATIONS[self.game],
+                              "whole games", field)
+
     def to_json(self) -> dict[str, Any]:
-        """The run's part of each record's ``meta.arena`` (compared when resuming)."""
-        return {"a": self.a, "b": self.b, "seed": self.seed, "game": self.game,
-                "rules": dict(self.rules or {}), "hint_deals": self.hint_deals,
-                "advice_deals": self.advice_deals}
+        """The run's part of each record's ``meta.arena`` (compared when resuming): with
+        program bots, their commands too."""
+        out = {"a": self.a, "b": self.b, "seed": self.seed, "game": self.game,
+               "rules": dict(self.rules or {}), "hint_deals": self.hint_deals,
+               "advice_deals": self.advice_deals}
+        specs = self.program_specs
+        if specs:
+            out["programs"] = {name: list(spec.command) for name, spec in specs.items()
+                               if name in (self.a, self.b)}
+        return out
 
     def game_seed(self, index: int) -> int:
         """The seed of duplicate game ``index`` (both tables)."""
@@ -117,10 +145,11 @@ def play_table(run: GameArenaRun, index: int, table: int) -> dict[str, Any]:
     its game record as JSON."""
     game_seed = run.game_seed(index)
     ns_name, ew_name = run.seats(table)
+    programs = run.program_specs
     # A bot per seat, seeded by the game and the seat alone (`seat_seed`): the same at
     # both tables, so a bot against itself plays them alike.
-    ns = seat_bots(ns_name, game_seed, run.hint_deals, run.advice_deals)
-    ew = seat_bots(ew_name, game_seed, run.hint_deals, run.advice_deals)
+    ns = seat_bots(ns_name, game_seed, run.hint_deals, run.advice_deals, programs=programs)
+    ew = seat_bots(ew_name, game_seed, run.hint_deals, run.advice_deals, programs=programs)
     meta = {"arena": dict(run.to_json(), index=index, table=table, NS=ns_name, EW=ew_name)}
     record = play_game(ns, ew, game=run.game, players=4, rules=run.rules,
                        first_shaker=SEATS[index % 4], seed=game_seed,
@@ -142,11 +171,13 @@ def _game_job(job: tuple[GameArenaRun, int]) -> list[dict[str, Any]]:
 def check_game_run(run: GameArenaRun, games: int, workers: int, first_game: int = 0) -> None:
     """Raise `PositionError` (field: the argument's name) for a run's bad argument: the
     run's (`GameArenaRun.check`), 1..100,000 games, 1..1024 workers, a ``first_game``
-    of 0 or more."""
+    of 0 or more; then a program bot whose hello does not fit
+    (`GameArenaRun.check_programs`)."""
     run.check()
     check_count("games", games, 1, MAX_GAMES)
     check_count("workers", workers, 1, MAX_WORKERS)
     check_count("first_game", first_game, 0, MAX_SEED - MAX_GAMES)
+    run.check_programs()
 
 
 def run_game_arena(run: GameArenaRun, games: int, *, workers: int = 1, first_game: int = 0,

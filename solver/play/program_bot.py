@@ -481,7 +481,7 @@ class ProgramBot:
                 program.kill()   # out of step with us: a new process for the next request
                 _log("bot_answer_refused", self.spec, reason=str(exc), request=request,
                      answer=line[:1000].decode("utf-8", "replace"))
-                raise BotError(self.name, f"{exc} (answering {P.request_summary(request)}); "
+                raise BotError(self.name, f"{exc}, answering {P.request_summary(request)}: "
                                "refused") from None
             _POOL.give_back(program)
             return choice
