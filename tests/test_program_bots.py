@@ -24,6 +24,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from solver.game.game_record import read_game
@@ -109,6 +110,22 @@ def test_worker_processes_start_their_own_bots_and_play_the_same_games(tmp_path)
     key = lambda r: (r["meta"]["arena"]["index"], r["meta"]["arena"]["table"])  # noqa: E731
     assert sorted(lines_of(one), key=key) == sorted(lines_of(two), key=key)
     assert len(lines_of(one)) == 4
+
+
+def test_a_run_with_a_program_bot_resumes_from_its_records(tmp_path):
+    records = tmp_path / "games.jsonl"
+    proc = arena(RANDOM_PY, "rule", "--games", "1", "--seed", "7", "--records", str(records))
+    assert proc.returncode == 0, proc.stderr
+    first = records.read_text()
+    proc = arena(RANDOM_PY, "rule", "--games", "2", "--seed", "7", "--records", str(records))
+    assert proc.returncode == 0, proc.stderr
+    assert records.read_text().startswith(first) and len(lines_of(records)) == 4
+    # The same name for another program is another run: its records are not mixed in.
+    proc = arena(f"{ROGUE} good", "rule", "--games", "2", "--seed", "7", "--records",
+                 str(records))
+    assert proc.returncode == 2
+    assert error_line(proc).startswith(f"t42: error: {records}: line 1: a record of another "
+                                       'run (programs {"mine": ')
 
 
 # ------------------------------------------------------------------ play-only bots
@@ -245,9 +262,16 @@ def test_a_failure_mid_run_keeps_the_finished_games_whole(tmp_path, size):
 
 # ------------------------------------------------------------------ what a bot is sent
 
-def _validator(part: str):
-    jsonschema = pytest.importorskip("jsonschema")
+def _validator(part: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator({**SCHEMA, "$ref": f"#/$defs/{part}"})
+
+
+def test_the_schema_is_a_schema_and_refuses_a_bad_message():
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    from_bot = _validator("from_bot")
+    from_bot.validate({"id": 3, "choice": {"trump": "nello", "doubles": "low"}})
+    with pytest.raises(jsonschema.ValidationError):
+        from_bot.validate({"id": 3, "choice": "6-4", "note": "a field of no version"})
 
 
 def check_traffic(log: Path) -> list[dict]:
