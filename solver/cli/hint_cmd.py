@@ -131,8 +131,8 @@ def format_seat_view(h: SeatViewHint) -> str:
     """A seat-view hint as a table of moves, best first, naming the search."""
     how = (f"postponed reasoning, depth {h.depth}" if h.method == "postponed" else
            f"playouts by seat-view players ({h.inner_deals} deals a decision)")
-    deals = f"{h.deals:,} consistent deals, every one" if h.enumerated else \
-        f"{h.deals:,} consistent deals sampled (seed {h.seed})"
+    deals = f"{h.count:,} consistent deals, every one valued" if h.enumerated else \
+        f"{h.deals:,} of {h.count:,} consistent deals sampled (seed {h.seed})"
     lines = [f"{h.seat} to move ({'declaring' if h.declaring else 'defending'} side); "
              f"{deals}; {how}", f"objective {h.objective}; values are the declaring side's "
              "points (Moon, nello: tricks) as the seats would play it", "",
