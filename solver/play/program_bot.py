@@ -307,12 +307,13 @@ class _Program:
             self.process.wait(EXIT_GRACE)
         except subprocess.TimeoutExpired:
             pass
-        for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
-            try:
-                if pipe is not None:
-                    pipe.close()
-            except OSError:
-                pass
+        # Its output pipes are left to their reader threads, which end at their end of
+        # file: closing one while its thread reads would wait for that read.
+        try:
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+        except (OSError, ValueError):
+            pass
 
     def forget(self) -> None:
         """In a forked copy of the process that started it: let go of its pipes, so that
@@ -341,8 +342,12 @@ class _Pool:
 
     def borrow(self, spec: ProgramSpec) -> _Program:
         with self.lock:
-            waiting = self.idle.get(spec.command)
-            program = waiting.pop() if waiting else None
+            waiting = self.idle.get(spec.command) or []
+            program = None
+            while waiting and program is None:
+                program = waiting.pop()
+                if program.process.poll() is not None:   # it ended while idle
+                    program = None
             if self.hooked != os.getpid():
                 # Here rather than at import: a multiprocessing worker clears the
                 # finalizers it inherits, and ends without running atexit.
