@@ -646,3 +646,25 @@ def test_the_persons_own_seat_may_ask_any_bot(client):
     assert (failed.field, failed.code) == ("bot", "INVALID_VALUE")
     check = client("CheckGame", hs.CheckGameRequest(record=page, sealed=dealt.sealed))
     assert check.next.seat == pb.SEAT_EAST and check.HasField("legal")
+
+
+def test_the_moon_widow_cannot_be_probed(client, table_db):
+    """Item 6: before any call of a three-player Moon hand, a made-up contract naming the
+    person as declarer with one guessed tile played gets the same refusal for the widow
+    as for every other tile the person has not seen."""
+    page, dealt = new_table(client, "moon", 3, "E")   # E calls first (N shakes)
+    truth = table_truth(table_db, dealt.sealed)["record"]["hands"][0]
+    guesses = sorted({t for s, tiles in truth["hands"].items() if s != "E" for t in tiles}
+                     | {truth["widow"]})
+    answers = set()
+    for tile in guesses:
+        forged = _copy(page)
+        hand = forged.hands[0]
+        hand.contract.CopyFrom(pb.Contract(declarer=pb.SEAT_EAST,
+                                           declaration=pb.DECLARATION_SIXES, bid=4,
+                                           kind=pb.CONTRACT_KIND_STANDARD))
+        hand.plays.append(tile)
+        failed = client.refused("CheckGame", hs.CheckGameRequest(record=forged,
+                                                                 sealed=dealt.sealed))
+        answers.add((failed.status, failed.field, failed.code, failed.text))
+    assert len(guesses) == 15 and len(answers) == 1, answers
