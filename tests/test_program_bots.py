@@ -136,8 +136,8 @@ def test_a_play_only_bot_is_refused_in_whole_games_before_any_game(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr == (
         "t42: error: mine plays only (its hello says calls: false): it cannot be seated in "
-        "whole games, where it would call; give the contracts of hand pairs instead (--pairs "
-        "with --contract or --deals)\n")
+        "whole games, where it would call: seat it in hand pairs, whose contracts are given "
+        "(--pairs, --contract, --deals)\n")
     assert not records.exists()
 
 
@@ -377,3 +377,22 @@ def test_batch_arena_seats_a_program_bot_on_dask(tmp_path):
     assert error["reason"] == (f"bot cmd:{ROGUE} crash: its process ended twice on its play "
                                "request at S (id 1) (started again once; exit status 3; its "
                                "last line on stderr: 'rogue bot: crashing as asked')")
+
+    # Whole duplicate games, one a line, as `t42 arena --games --records` writes them.
+    specs.write_text("\n".join(json.dumps(s) for s in (
+        {"index": 0, "seed": 1, "bots": [bot, "rule"]},
+        {"index": 1, "seed": 1, "bots": [bot, "rule"]},
+        {"index": 2, "seed": 1, "bots": [f"cmd:{ROGUE} plays-only", "rule"]})) + "\n")
+    out = tmp_path / "games"
+    proc = t42("batch", "arena-game", str(specs), "-o", str(out), "--workers", "1",
+               "--no-progress")
+    assert proc.returncode == 2, proc.stderr
+    rows = lines_of(out / "results.jsonl")
+    assert [r.get("index") for r in rows] == [0, 1, None]
+    local = tmp_path / "local.jsonl"
+    t42("arena", bot, "rule", "--games", "2", "--seed", "1", "--workers", "1", "--no-progress",
+        "--records", str(local))
+    assert [t for r in rows[:2] for t in r["tables"]] == lines_of(local)   # the same games
+    error = rows[2]["error"]
+    assert (error["field"], error["code"]) == ("a", "BOT_PLAYS_ONLY")
+    assert "plays only (its hello says calls: false)" in error["reason"]

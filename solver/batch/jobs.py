@@ -50,6 +50,7 @@ JOBS: dict[str, Job] = {
     "bid": Job(bid_cmd.bid_record, 1, ("deals", "seed", "threshold", "inference"),
                fixed={"threads": 1}),
     "arena": Job(arena_cmd.arena_record, 10),
+    "arena-game": Job(arena_cmd.arena_game_record, 2),
 }
 
 

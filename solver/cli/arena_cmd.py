@@ -11,6 +11,7 @@ import sys
 from typing import Any, BinaryIO, Callable, Iterator
 
 from ..game.errors import PositionError, quoted
+from ..game.game_record import read_game
 from ..game.jsondoc import parse_json
 from ..game.quick import parse_contract
 from ..hidden.hint import default_threads
@@ -19,8 +20,8 @@ from ..play.arena import (MAX_HINT_DEALS, MAX_PAIRS, MAX_WORKERS, ArenaStats, ch
                           summarize)
 from ..play.bots import BOT_NAMES
 from ..play.game_arena import (ARENA_BOTS, MAX_GAMES, GameArenaRun, check_game_run,
-                               complete_games,
-                               format_game_stats, read_arena_records, run_game_arena,
+                               complete_games, format_game_stats, game_from_json,
+                               play_duplicate_game, read_arena_records, run_game_arena,
                                summarize_games)
 from ..play.program_bot import (COMMAND_PREFIX, DEFAULT_TIME_LIMIT, BotError, ProgramSpec,
                                 check_time_limit, command_spec, named_spec)
@@ -127,6 +128,23 @@ def arena_record(data) -> tuple[dict, Callable[[], str]]:
     return answer, lambda: f"pair {pair} (seed {seed}): " + "; ".join(
         f"{g.declaring_bot} declares {g.declarer} {g.trump}: {g.points} points, "
         f"{'made' if g.made else 'set'}" for g in games)
+
+
+def arena_game_record(data) -> tuple[dict, Callable[[], str]]:
+    """One game spec -> (both tables of the duplicate game, game records as `t42 arena
+    --games --records` writes them, and a line of text), for `t42 batch arena-game`: the
+    games of a long run spread over a cluster."""
+    run, index = game_from_json(data)
+    try:
+        tables = play_duplicate_game(run, index)
+    except BotError as exc:
+        # The game's line answers with the error; the other games go on.
+        raise PositionError(f"bots[{[run.a, run.b].index(exc.bot)}]", str(exc),
+                            "BOT_FAILED") from None
+    answer = {"index": index, "seed": run.seed, "tables": tables}
+    return answer, lambda: f"game {index} (seed {run.seed}): " + "; ".join(
+        f"table {t}: {r['meta']['arena']['NS']} N-S, {r['meta']['arena']['EW']} E-W, "
+        f"{read_game(r).winner} won" for t, r in enumerate(tables))
 
 
 class _RecordsFile:

@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from ..game.auction import SEATS, read_rules
 from ..game.errors import PositionError, quoted
 from ..game.game_record import GameRecord, read_game
+from ..game.jsondoc import check_keys, json_object
 from ..game.rules import PIP_NAMES
 from ..hidden.stats import MeanEstimate, mean_of, wilson_interval
 from .arena import MAX_HINT_DEALS, MAX_SEED, MAX_WORKERS, check_count, worker_count
@@ -44,7 +45,8 @@ from .bot_protocol import ALL_DECLARATIONS
 from .bots import GAME_BOT_NAMES, seat_bots
 from .game_play import play_game
 from .processes import ProcessPool
-from .program_bot import ProgramSpec, check_seating
+from .program_bot import (COMMAND_PREFIX, DEFAULT_TIME_LIMIT, ProgramSpec, check_seating,
+                          check_time_limit, command_spec)
 
 #: The bots of the game arena: every game bot, and ``hint`` (advice's calls, the full
 #: hint's play).
@@ -166,6 +168,43 @@ def play_duplicate_game(run: GameArenaRun, index: int) -> list[dict[str, Any]]:
 
 def _game_job(job: tuple[GameArenaRun, int]) -> list[dict[str, Any]]:
     return play_duplicate_game(*job)
+
+
+#: The fields of a game spec, one record of `t42 batch arena-game`.
+GAME_FIELDS = ("index", "seed", "bots", "game", "rules", "hint_deals", "advice_deals",
+               "bot_time_limit")
+
+
+def game_from_json(data: Mapping[str, Any] | str) -> tuple[GameArenaRun, int]:
+    """A game spec (``{"index": 3, "seed": 0, "bots": ["rule", "random"]}``, a dict or
+    JSON text; ``game``, ``rules``, ``hint_deals``, ``advice_deals`` as the run's, and
+    ``bot_time_limit`` for a bot that is a program, ``cmd:COMMAND``) -> the run and the
+    index of the duplicate game to play (`play_duplicate_game`), checked: a program bot's
+    hello too (`GameArenaRun.check_programs`).
+
+    >>> run, index = game_from_json('{"index": 2, "seed": 5, "bots": ["rule", "random"]}')
+    >>> run.seats(table=0), index
+    (('rule', 'random'), 2)
+    """
+    spec = json_object(data, "game spec", "a game spec")
+    check_keys(spec, GAME_FIELDS, "", "a game spec")
+    bots = spec.get("bots")
+    if not isinstance(bots, list) or len(bots) != 2 or \
+            not all(isinstance(b, str) for b in bots):
+        raise PositionError("bots", "required: a list of two bot names", "INVALID_TYPE")
+    limit = check_time_limit(spec.get("bot_time_limit", DEFAULT_TIME_LIMIT), "bot_time_limit")
+    programs = tuple(command_spec(b, limit) for b in dict.fromkeys(bots)
+                     if b.startswith(COMMAND_PREFIX))
+    index = spec.get("index")
+    if index is None:
+        raise PositionError("index", "required: the duplicate game's index", "MISSING_FIELD")
+    check_count("index", index, 0, MAX_SEED - MAX_GAMES)
+    run = GameArenaRun(bots[0], bots[1], spec.get("seed", 0), spec.get("game", "42"),
+                       spec.get("rules"), spec.get("hint_deals", 100),
+                       spec.get("advice_deals", 100), programs)
+    run.check()
+    run.check_programs()
+    return run, index
 
 
 def check_game_run(run: GameArenaRun, games: int, workers: int, first_game: int = 0) -> None:
@@ -598,6 +637,7 @@ def _rate(rate: float | None, ci: Sequence[float] | None) -> str:
     return f"{rate:9.3f} {ci[0]:.3f} - {ci[1]:.3f}"
 
 
-__all__ = ["ARENA_BOTS", "ArenaRecords", "GameArenaRun", "GameArenaStats", "check_game_run",
-           "complete_games", "contract_kind", "format_game_stats", "play_duplicate_game",
+__all__ = ["ARENA_BOTS", "ArenaRecords", "GAME_FIELDS", "GameArenaRun", "GameArenaStats",
+           "check_game_run", "complete_games", "contract_kind", "format_game_stats",
+           "game_from_json", "play_duplicate_game",
            "play_table", "read_arena_records", "run_game_arena", "summarize_games"]

@@ -536,8 +536,8 @@ def check_seating(spec: ProgramSpec, game: str, calls: bool,
                             f"games: {', '.join(hello.games)})", "BOT_GAME")
     if calls and not hello.calls:
         raise PositionError(field, f"{spec.name} plays only (its hello says calls: false): "
-                            f"it cannot be seated in {where}, where it would call; give the "
-                            "contracts of hand pairs instead (--pairs with --contract or "
+                            f"it cannot be seated in {where}, where it would call: seat it "
+                            "in hand pairs, whose contracts are given (--pairs, --contract, "
                             "--deals)", "BOT_PLAYS_ONLY")
     missing = [d for d in dict.fromkeys(declarations) if d not in hello.declarations]
     if missing:
