@@ -142,3 +142,13 @@ def test_bad_options_are_named():
         with pytest.raises(PositionError) as err:
             seat_view_hint(v, **kwargs)
         assert err.value.field == field
+
+
+def test_the_seat_view_bot_plays_the_searchs_best_move():
+    from solver.play.bots import make_bot
+    v = view_after(8)
+    bot = make_bot("seat-view", seed=3, hint_deals=20)   # 2/5 of 20: 8 deals a play
+    tile = bot.choose(v)
+    found = bot.last_seat_view
+    assert (found.method, found.depth, found.deals) == ("postponed", 1, 8)
+    assert T.name_of(tile) == found.best_move and T.name_of(tile) in v.legal_tiles()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import socket
 
 import pytest
-from test_web_play import DESKTOP, PHONE, SETTLED, Table, act, settle
+from test_web_play import DESKTOP, PHONE, Table, act, js_round, settle, shown_hint
 
 from server.launcher import ServerProcess
 
@@ -151,3 +151,34 @@ def test_a_lost_table_offers_to_deal_the_hand_again(page_table, size):
         assert len(page.evaluate("T42Play.finishedRecord().hands")) == 1
     finally:
         second.stop()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_hint_by_what_the_player_can_know(page_table, web_server, size):
+    """With the box ticked the hint is the postponed seat-view search's for the same view,
+    deals and seed, and says so."""
+    from solver.hidden.seat_view import seat_view_hint
+    t = page_table(web_server, size)
+    t.open()
+    start_sealed(t)
+    page = t.page
+    play_until(t, lambda s: s == "play")
+    page.check("#hint-seat-view")
+    page.click("#hint-button")
+    page.wait_for_selector("body[data-hint='shown']")
+    st = page.evaluate("T42Play.state()")
+    options = page.evaluate("T42Play.hintOptions")
+    hand = st["record"]["hands"][-1]
+    view = {"seat": "S", "hands": {"S": st["live"]["mine"]}, "contract": hand["contract"],
+            "plays": hand["plays"]}
+    h = seat_view_hint(view, deals=options["deals"], seed=options["seed"], depth=1)
+    assert page.get_attribute("#hint-note", "data-search") == "postponed"
+    assert "made once for the deals you cannot tell apart" in page.inner_text("#hint-note")
+    shown = shown_hint(page)
+    assert set(shown) == set(h.moves)
+    total = 7 if h.unit == "tricks" else 42
+    for tile, move in h.moves.items():
+        chance = js_round(move.p_make) if h.declaring else 100 - js_round(move.p_make)
+        mean = move.mean if h.declaring else total - move.mean
+        assert shown[tile][0] == f"{chance}%"
+        assert abs(shown[tile][1] - mean) <= 0.05 + 1e-9

@@ -540,7 +540,8 @@ BOT_NAMES = ("random", "rule", "hint", "cheat")
 #: auction, the plays or both.
 INFERENCE_BOT_NAMES = ("advice-auction", "advice-plays", "advice-both")
 #: The bots of games (every one calls and plays).
-GAME_BOT_NAMES = ("random", "rule", "advice", "cheat") + INFERENCE_BOT_NAMES + ("advice-lead",)
+GAME_BOT_NAMES = ("random", "rule", "advice", "cheat") + INFERENCE_BOT_NAMES + ("advice-lead",
+                                                                              "seat-view")
 
 
 def seat_seed(seed: int, seat: int) -> int:
@@ -634,7 +635,9 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
             ``advice-auction``, ``advice-plays`` or ``advice-both`` (``advice``
             with that inference), ``advice-lead`` (``advice`` bidding by bid advice
             with one opening lead for every deal, calibrated by the fixed-lead map),
-            or ``cheat`` (sees every hand: double dummy); or a program bot's name
+            ``seat-view`` (``advice`` playing by a seat-view search,
+            `solver.play.seat_view_bot`), or ``cheat`` (sees every hand: double
+            dummy); or a program bot's name
             (in ``programs``, or configured in this process).
         seed: Seeds the random bot's moves and the deals of the advice bots.
         hint_deals: Deals a hint of the advice bots scores for a play.
@@ -678,6 +681,12 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
     if name == "advice-lead":
         return AdviceBot(advice_deals, seed, hint_deals=hint_deals, name=name,
                          fixed_lead=True, **options)
+    if name == "seat-view":
+        # Its plays' search (postponed reasoning, depth 1) costs about three hints of the
+        # same deals: 2/5 of hint_deals keeps it at advice's time for the same options.
+        from .seat_view_bot import SeatViewBot
+        return SeatViewBot(advice_deals, seed, hint_deals=max(1, hint_deals * 2 // 5),
+                           **options)
     if name == "cheat":
         return CheatBot()
     names = BOT_NAMES + GAME_BOT_NAMES[3:]

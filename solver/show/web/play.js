@@ -1115,7 +1115,11 @@
     box.innerHTML = "<p>Scoring the deals\u2026</p>";
     document.body.dataset.hint = "pending";
     try {
-      const h = await rpc("Hint", { view: myView(), ...T42Play.hintOptions });
+      // The seat-view search values a move with the player's own next play made once for
+      // every deal it cannot tell apart (a double-dummy hint makes it deal by deal).
+      const seatView = $("hint-seat-view").checked;
+      const h = await rpc("Hint", { view: myView(), ...T42Play.hintOptions,
+        ...(seatView ? { search: "postponed", depth: 1 } : {}) });
       if (state.phase !== "play" || hand !== lastHand()) return;
       const side = hintSide(h);
       const moves = Object.fromEntries((h.moves || []).map((m) => [m.tile, side.figures(m)]));
@@ -1125,7 +1129,7 @@
       const deals = exact ? `all ${count} consistent deals (exact)` :
         `${Number(h.deals ?? 0).toLocaleString("en-US")} of ${count} consistent deals, sampled (seed ${h.seed ?? 0})`;
       box.innerHTML = `<h2>Hint</h2><p class="note" id="hint-side">${esc(side.note)}</p>` +
-        `<p class="note" id="hint-note" data-deals="${h.deals ?? 0}" data-method="${exact ? "exact" : "sampled"}">Over ${deals}.</p>` +
+        `<p class="note" id="hint-note" data-deals="${h.deals ?? 0}" data-method="${exact ? "exact" : "sampled"}" data-search="${esc(h.search || "double-dummy")}">Over ${deals}${h.search === "postponed" ? ", your next play made once for the deals you cannot tell apart" : ", every hand open"}.</p>` +
         `<table id="hint-table" data-side="${side.declaring ? "declaring" : "defending"}"><thead><tr><th scope="col">tile</th>` +
         `<th scope="col" class="chance">${side.chance}</th><th scope="col" class="mean">${esc(side.meanName)}</th></tr></thead><tbody>` +
         (h.moves || []).map((m) => `<tr data-tile="${m.tile}"${m.best ? ' class="best"' : ""}><th scope="row">${m.tile}${m.best ? " (best)" : ""}</th>` +
