@@ -128,6 +128,47 @@ def test_a_run_with_a_program_bot_resumes_from_its_records(tmp_path):
                                        'run (programs {"mine": ')
 
 
+@pytest.mark.parametrize("args, line", [
+    (["cmd:", "rule", "--pairs", "1"], "cmd:: the command is empty"),
+    (["cmd:/no/such/bot", "rule", "--pairs", "1"],
+     "bot cmd:/no/such/bot: cannot start '/no/such/bot': No such file or directory"),
+    (["mine", "rule", "--pairs", "1"], "unknown bot 'mine' (one of random, rule, hint, "
+                                       "cheat, or a program: cmd:COMMAND)"),
+    (["rule", "random", "--bot", "rule=./bot"],
+     "--bot: rule is the name of a bot of the project's own"),
+    (["m", "rule", "--bot", "m=./a", "--bot", "m=./b"], "--bot: m is named twice"),
+    (["rule", "random", "--bot-time-limit", "0"],
+     "--bot-time-limit: must be a number of seconds above 0 and at most 86400, not 0.0"),
+    (["rule", "random", "--games", "1", "--contract", "N:sixes:30"],
+     "--contract: only with --pairs (whole games have auctions)"),
+    (["rule", "random", "--contract", "N:sixes:5"],
+     "--contract[0]: contract.bid: bid 5 is out of range (30..41 points or 42*k marks, "
+     "42..294)"),
+    (["rule", "random", "--contract", "N:sixes", "--contract", "N:sixes:30"],
+     "--contract: the bid is missing: DECLARER:DECLARATION:BID, e.g. W:fours:30"),
+    (["rule", "random", "--contract", "S:plunge-sixes"],
+     "--contract: a plunge or splash needs its declarer's doubles, which a seeded deal does "
+     "not promise: give the deals with --deals"),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+def test_bad_arguments_are_refused_in_one_line(args, line):
+    proc = t42("arena", *args, "--no-progress")
+    assert (proc.returncode, proc.stderr) == (2, f"t42: error: {line}\n")
+
+
+def test_a_bad_deals_file_is_refused_naming_its_line(tmp_path):
+    deals = tmp_path / "deals.jsonl"
+    made = t42("deal", "--seed", "1", "--count", "2", "--contract", "N:sixes:30").stdout
+    deals.write_text(made + '{"hands": {}}\n')
+    proc = t42("arena", "rule", "random", "--deals", str(deals))
+    assert (proc.returncode, proc.stderr) == (2, f"t42: error: {deals}: line 3: hands.N: "
+                                                 "missing hand\n")
+    proc = t42("arena", "rule", "random", "--deals", str(deals), "--games", "1")
+    assert proc.stderr == "t42: error: --deals: only with --pairs (whole games have auctions)\n"
+    deals.write_text(made)
+    proc = t42("arena", "rule", "random", "--deals", str(deals), "--pairs", "3")
+    assert proc.stderr == "t42: error: --pairs: 3 pairs asked for, 2 deals given\n"
+
+
 # ------------------------------------------------------------------ play-only bots
 
 def test_a_play_only_bot_is_refused_in_whole_games_before_any_game(tmp_path):

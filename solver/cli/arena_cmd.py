@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import stat
 import sys
 from typing import Any, BinaryIO, Callable, Iterator
@@ -202,9 +203,12 @@ def _programs(args: argparse.Namespace) -> dict[str, ProgramSpec]:
         if spec.name in specs:
             raise PositionError("--bot", f"{spec.name} is named twice", "INVALID_VALUE")
         specs[spec.name] = spec
-    for name in (args.a, args.b):
+    for field, name in (("a", args.a), ("b", args.b)):
         if name.startswith(COMMAND_PREFIX):
-            specs[name] = command_spec(name, limit)
+            try:
+                specs[name] = command_spec(name, limit)
+            except PositionError as exc:
+                raise PositionError(field, f"{name}: {exc.reason}", exc.code) from None
     return specs
 
 
@@ -212,8 +216,14 @@ def _option_error(exc: PositionError) -> str:
     """A refused argument in one line: the bots' own errors name the bot already."""
     if exc.field in ("a", "b"):
         return exc.reason
-    field = exc.field if exc.field.startswith("--") else f"--{exc.field.replace('_', '-')}"
-    return f"{field}: {exc.reason}"
+    # An argument's name is an option's (contracts[i]: the i-th --contract); a file's line
+    # is named as it is.
+    head = re.match(r"[a-z_]+(?=$|[.\[:])", exc.field)
+    if head is None:
+        return f"{exc.field}: {exc.reason}"
+    option = "--contract" if head.group() == "contracts" else \
+        f"--{head.group().replace('_', '-')}"
+    return f"{option}{exc.field[head.end():]}: {exc.reason}"
 
 
 def _contracts(texts: list[str]) -> list[dict]:
