@@ -682,8 +682,9 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
         return AdviceBot(advice_deals, seed, hint_deals=hint_deals, name=name,
                          fixed_lead=True, **options)
     if name == "seat-view":
-        # Its plays' search (postponed reasoning, depth 1) costs about three hints of the
-        # same deals: 2/5 of hint_deals keeps it at advice's time for the same options.
+        # Its plays' search (postponed reasoning, depth 1) costs three to four hints of
+        # the same deals: at 2/5 of hint_deals it takes 1.5 to 2 times advice's CPU
+        # time for the same options (bench/test_seat_view_bench.py).
         from .seat_view_bot import SeatViewBot
         return SeatViewBot(advice_deals, seed, hint_deals=max(1, hint_deals * 2 // 5),
                            **options)

@@ -1,0 +1,60 @@
+"""Seat-view search benchmarks: a play decision of the seat-view bot (postponed reasoning,
+depth 1, 40 deals) against the double-dummy hint at 100 deals (the advice bot's, about
+the same time), at the opening lead and at trick 3, on one core.
+
+The views are those of hint's benchmark (30 of its seeded deals, played by the rule
+bot up to the point measured). Each search is timed once with a fixed seed; the
+benchmark reports the median and slowest CPU time, the median nodes, and the load
+average (the targets: at most 1 s at the opening lead and 0.2 s from trick 3).
+
+    python -m pytest bench/test_seat_view_bench.py --benchmark-enable -s
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+
+import pytest
+
+from solver.hidden.hint import hint
+from solver.hidden.seat_view import seat_view_hint
+from solver.play.seat_view_bot import DEFAULT_SEAT_VIEW_DEALS
+
+from test_hint_bench import views_at
+
+VIEWS = 30
+
+
+def measure(views: list[dict], search) -> dict:
+    cpu, nodes = [], []
+    for i, view in enumerate(views):
+        start = time.process_time()
+        found = search(view, i)
+        cpu.append((time.process_time() - start) * 1000)
+        nodes.append(found.nodes)
+    return {"median_cpu_ms": statistics.median(cpu), "max_cpu_ms": max(cpu),
+            "median_nodes": statistics.median(nodes), "load": os.getloadavg()[0]}
+
+
+@pytest.mark.parametrize("trick", [1, 3])
+def test_seat_view_play_decision(benchmark, trick):
+    views = views_at(trick)[:VIEWS]
+    searches = {
+        "seat-view depth 1": lambda v, i: seat_view_hint(
+            v, depth=1, deals=DEFAULT_SEAT_VIEW_DEALS, enumerate_limit=0, seed=i),
+        "seat-view depth 2": lambda v, i: seat_view_hint(
+            v, depth=2, deals=DEFAULT_SEAT_VIEW_DEALS, enumerate_limit=0, seed=i),
+        "double-dummy hint": lambda v, i: hint(v, deals=100, enumerate_limit=0, seed=i,
+                                               threads=1),
+    }
+    figures = benchmark.pedantic(lambda: {name: measure(views, s)
+                                          for name, s in searches.items()},
+                                 rounds=1, iterations=1)
+    benchmark.extra_info.update({f"{name}: {k}": v for name, f in figures.items()
+                                 for k, v in f.items()})
+    for name, f in figures.items():
+        print(f"\ntrick {trick}, {name}: median {f['median_cpu_ms']:.1f} ms CPU "
+              f"(max {f['max_cpu_ms']:.1f}), median {f['median_nodes']:,.0f} nodes, "
+              f"load {f['load']:.2f}")
