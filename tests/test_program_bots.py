@@ -33,9 +33,10 @@ from solver.game.position import Position
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 300
 PY = shlex.quote(sys.executable)
-RANDOM_PY = f"{PY} examples/bots/random_bot.py"
-RANDOM_JS = "node examples/bots/random_bot.mjs"
-ROGUE = f"{PY} tests/bots/rogue_bot.py"
+# By absolute path: a test may run from any directory.
+RANDOM_PY = f"{PY} {shlex.quote(str(ROOT / 'examples' / 'bots' / 'random_bot.py'))}"
+RANDOM_JS = f"node {shlex.quote(str(ROOT / 'examples' / 'bots' / 'random_bot.mjs'))}"
+ROGUE = f"{PY} {shlex.quote(str(ROOT / 'tests' / 'bots' / 'rogue_bot.py'))}"
 SCHEMA = json.loads((ROOT / "docs" / "reference" / "bot-protocol.schema.json").read_text())
 TILE = re.compile(r'"([0-6]-[0-6])"')
 
@@ -232,11 +233,11 @@ def test_a_bot_is_seated_only_in_the_declarations_it_plays(tmp_path):
 BAD = {
     "hang": "no answer within 1 s to its call request at S (id 1)",
     "crash": "its process ended twice on its call request at S (id 1) (started again once; "
-             "exit status 3; its last line on stderr: 'rogue bot: crashing as asked')",
-    "illegal": "its choice 29 is not one of the legal options, answering its call request at "
-               "S (id 1): refused",
+             "exit status 3); its last line on stderr: 'rogue bot: crashing as asked'",
+    "illegal": "its choice is not one of the legal options, answering its call request at S "
+               "(id 1): refused; it wrote '{\"id\": 1, \"choice\": 29}'",
     "garbage": "its answer: not valid JSON: Expecting value: line 1 column 1 (char 0), "
-               "answering its call request at S (id 1): refused",
+               "answering its call request at S (id 1): refused; it wrote 'this is not JSON'",
 }
 
 
@@ -260,6 +261,18 @@ def test_a_bad_bot_stops_the_run_with_a_clear_error(tmp_path, mode):
                                             else "this is not JSON")
     if mode == "crash":
         assert [e["restarted"] for e in events] == [True, False]
+
+
+def test_the_public_error_holds_nothing_the_bot_wrote():
+    from solver.game.view import View
+    from solver.play.program_bot import BotError, ProgramBot, ProgramSpec
+
+    bot = ProgramBot(ProgramSpec("rogue", tuple(shlex.split(f"{ROGUE} illegal"))), seed=1)
+    with pytest.raises(BotError) as caught:
+        bot.choose(View(json.loads((ROOT / "examples" / "view.json").read_text())))
+    assert caught.value.public == ("bot rogue: its choice is not one of the legal options, "
+                                   "answering its play request at E (id 1): refused")
+    assert "7-7" not in caught.value.public and "7-7" in str(caught.value)
 
 
 def test_a_bot_that_crashes_once_is_started_again_and_plays_on(tmp_path):
@@ -416,8 +429,8 @@ def test_batch_arena_seats_a_program_bot_on_dask(tmp_path):
     error = rows[2]["error"]
     assert (error["field"], error["code"]) == ("bots[0]", "BOT_FAILED")
     assert error["reason"] == (f"bot cmd:{ROGUE} crash: its process ended twice on its play "
-                               "request at S (id 1) (started again once; exit status 3; its "
-                               "last line on stderr: 'rogue bot: crashing as asked')")
+                               "request at S (id 1) (started again once; exit status 3); its "
+                               "last line on stderr: 'rogue bot: crashing as asked'")
 
     # Whole duplicate games, one a line, as `t42 arena --games --records` writes them.
     specs.write_text("\n".join(json.dumps(s) for s in (

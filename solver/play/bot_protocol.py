@@ -46,7 +46,9 @@ MAX_NAME = 64
 
 class ProtocolError(Exception):
     """A bot's line that breaks the protocol (not JSON, a wrong field, an option that was
-    not offered); the message says what, in words.
+    not offered); the message says what, in words, without quoting what the bot wrote
+    (its choice may be a tile of its own hand, which an error shown at a table must not
+    tell).
 
     >>> str(ProtocolError("not JSON"))
     'not JSON'
@@ -103,8 +105,7 @@ def read_hello(line: bytes | str) -> Hello:
     """
     data = _parse(line, "its hello")
     if not isinstance(data, dict) or data.get("type") != "hello":
-        raise ProtocolError(f'its first line is no hello ({{"type": "hello", ...}}): '
-                            f'{quoted(data)}')
+        raise ProtocolError('its first line is no hello ({"type": "hello", ...})')
     for key in data:
         if key not in HELLO_FIELDS:
             raise ProtocolError(f"its hello has an unknown field {quoted(key)} (known: "
@@ -222,20 +223,19 @@ def read_answer(request: Mapping[str, Any], line: bytes | str
     """
     data = _parse(line, "its answer")
     if not isinstance(data, dict):
-        raise ProtocolError(f'its answer must be an object {{"id": ..., "choice": ...}}, '
-                            f'not {quoted(data)}')
+        raise ProtocolError('its answer is not an object {"id": ..., "choice": ...}')
     for key in data:
         if key not in ANSWER_FIELDS:
             raise ProtocolError(f"its answer has an unknown field {quoted(key)} (known: id, "
                                 "choice)")
     if not _same(data.get("id"), request["id"]):
-        raise ProtocolError(f"its answer's id is {quoted(data.get('id'))}, not the request's "
+        raise ProtocolError(f"its answer's id is not the request's "
                             f"{request['id']}")
     if "choice" not in data:
         raise ProtocolError("its answer has no choice")
     choice = data["choice"]
     if not any(_same(choice, option) for option in request["legal"]):
-        raise ProtocolError(f"its choice {quoted(choice)} is not one of the legal options")
+        raise ProtocolError("its choice is not one of the legal options")
     kind = request["type"]
     if kind == "declare":
         return Declaration(choice["trump"], choice["doubles"])

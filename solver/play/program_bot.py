@@ -76,23 +76,35 @@ log = logging.getLogger("t42.bots")
 
 class BotError(Exception):
     """A program bot failed a decision: it was late, its process ended twice, or its
-    answer was refused. The message names the bot and the request (never its tiles).
+    answer was refused.
 
     Args:
         bot: The bot's name.
-        reason: What went wrong, and with which request.
+        reason: What went wrong, and with which request: its kind, seat and id, never a
+            tile (`public` is fit to show at a table).
+        detail: What the bot itself wrote (its answer, its last line on standard
+            error), for its author: it may name the bot's own tiles.
 
-    >>> str(BotError("cmd:./bot", "no answer within 2 s to its play request at N (id 4)"))
-    'bot cmd:./bot: no answer within 2 s to its play request at N (id 4)'
+    >>> error = BotError("b", "it ended (id 4)", "its last line on stderr: '6-6?'")
+    >>> error.public
+    'bot b: it ended (id 4)'
+    >>> str(error)
+    "bot b: it ended (id 4); its last line on stderr: '6-6?'"
     """
 
-    def __init__(self, bot: str, reason: str) -> None:
-        super().__init__(bot, reason)
+    def __init__(self, bot: str, reason: str, detail: str = "") -> None:
+        super().__init__(bot, reason, detail)
         self.bot = bot
         self.reason = reason
+        self.detail = detail
+
+    @property
+    def public(self) -> str:
+        """The bot and what went wrong, without the bot's own words."""
+        return f"bot {self.bot}: {self.reason}"
 
     def __str__(self) -> str:
-        return f"bot {self.bot}: {self.reason}"
+        return self.public + (f"; {self.detail}" if self.detail else "")
 
 
 @dataclass(frozen=True)
@@ -199,7 +211,8 @@ class _Program:
             line = self._line(time.monotonic() + max(START_LIMIT, spec.time_limit), None)
         except _Ended:
             self.kill()
-            raise BotError(spec.name, f"it ended before its hello ({self.ended()})") from None
+            how, last = self.ended()
+            raise BotError(spec.name, f"it ended before its hello ({how})", last) from None
         except TimeoutError:
             self.kill()
             raise BotError(spec.name, f"no hello within {max(START_LIMIT, spec.time_limit):g}"
@@ -208,7 +221,7 @@ class _Program:
             self.hello = P.read_hello(line)
         except P.ProtocolError as exc:
             self.kill()
-            raise BotError(spec.name, str(exc)) from None
+            raise BotError(spec.name, str(exc), _said(line)) from None
 
     def _read_out(self) -> None:
         out = self.process.stdout
@@ -271,18 +284,16 @@ class _Program:
         self._send(request)
         return self._line(time.monotonic() + self.spec.time_limit, token)
 
-    def ended(self) -> str:
-        """How the process ended, with the last words of its standard error."""
+    def ended(self) -> tuple[str, str]:
+        """How the process ended, and the last line of its standard error ("" if none)."""
         try:
             status = self.process.wait(EXIT_GRACE)
             how = f"exit status {status}" if status >= 0 else \
                 f"killed by {signal.Signals(-status).name}"
-        except subprocess.TimeoutExpired:
-            how = "its output closed"
-        except ValueError:
+        except (subprocess.TimeoutExpired, ValueError):
             how = "its output closed"
         last = list(self._stderr)
-        return how + (f"; its last line on stderr: {quoted(last[-1])}" if last else "")
+        return how, f"its last line on stderr: {quoted(last[-1])}" if last else ""
 
     def kill(self) -> None:
         """Stop the process and everything it started, at once."""
@@ -410,6 +421,11 @@ def _log(event: str, spec: ProgramSpec, **fields: Any) -> None:
     log.warning(json.dumps({"event": event, "bot": spec.name, **fields}))
 
 
+def _said(line: bytes) -> str:
+    """What the bot wrote, quoted short, for its author."""
+    return f"it wrote {quoted(line.decode('utf-8', 'replace').rstrip())}"
+
+
 class ProgramBot:
     """The `Bot` interface spoken to a program by the bot protocol.
 
@@ -456,7 +472,7 @@ class ProgramBot:
     def _decide(self, build: Callable[..., dict[str, Any]], view: Any
                 ) -> int | str | Declaration:
         seed = self.rng.randrange(P.SEED_BOUND)
-        ended = ""
+        how = last = ""
         for attempt in (0, 1):
             program = _POOL.borrow(self.spec)
             request = build(view, program.requests + 1, seed)
@@ -467,9 +483,9 @@ class ProgramBot:
                 _POOL.give_back(program)
                 raise
             except _Ended:
-                ended = program.ended()
+                how, last = program.ended()
                 program.kill()
-                _log("bot_ended", self.spec, request=request, how=ended,
+                _log("bot_ended", self.spec, request=request, how=how, stderr=last,
                      restarted=attempt == 0)
                 continue
             except TimeoutError:
@@ -487,11 +503,11 @@ class ProgramBot:
                 _log("bot_answer_refused", self.spec, reason=str(exc), request=request,
                      answer=line[:1000].decode("utf-8", "replace"))
                 raise BotError(self.name, f"{exc}, answering {P.request_summary(request)}: "
-                               "refused") from None
+                               "refused", _said(line)) from None
             _POOL.give_back(program)
             return choice
         raise BotError(self.name, f"its process ended twice on {P.request_summary(request)} "
-                       f"(started again once; {ended})")
+                       f"(started again once; {how})", last)
 
     def _fits(self, hello: P.Hello, request: Mapping[str, Any]) -> None:
         """Refuse a request for what the bot's hello says it does not play."""
