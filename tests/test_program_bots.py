@@ -275,6 +275,23 @@ def test_the_public_error_holds_nothing_the_bot_wrote():
     assert "7-7" not in caught.value.public and "7-7" in str(caught.value)
 
 
+def test_the_bots_a_table_may_seat_are_those_that_call_every_declaration():
+    from solver.play import program_bot
+    from solver.play.bots import make_bot
+
+    specs = [program_bot.ProgramSpec(name, tuple(shlex.split(command))) for name, command in (
+        ("t-calls", RANDOM_PY), ("t-plays", f"{ROGUE} plays-only"),
+        ("t-some", f"{ROGUE} good --declarations sixes,fives"))]
+    hellos = program_bot.configure(specs)
+    assert [(h.name, h.calls) for h in hellos.values()] == [
+        ("random-py", True), ("rogue-plays-only", False), ("rogue-good", True)]
+    assert [n for n in program_bot.table_programs("42") if n.startswith("t-")] == ["t-calls"]
+    assert make_bot("t-plays", seed=3).name == "t-plays"   # make_bot knows them by name
+    with pytest.raises(program_bot.BotError):
+        program_bot.configure([program_bot.ProgramSpec("t-none", ("/no/such/bot",))])
+    assert program_bot.registered("t-none") is None
+
+
 def test_a_bot_that_crashes_once_is_started_again_and_plays_on(tmp_path):
     marker = tmp_path / "crashed"
     proc = arena(f"{ROGUE} crash-once --after 5 --marker {marker}", "rule", "--games", "1",

@@ -608,7 +608,16 @@ def configured_hellos() -> dict[str, P.Hello]:
     return dict(_HELLOS)
 
 
+def table_programs(game: str) -> tuple[str, ...]:
+    """The configured program bots that may sit at a table of ``game`` (``"42"`` or
+    ``"moon"``): those whose hello says they call and play every declaration of it (a
+    table's bots call, and their opponents may declare anything)."""
+    return tuple(name for name, hello in _HELLOS.items()
+                 if hello.calls and game in hello.games
+                 and set(P.ALL_DECLARATIONS[game]) <= set(hello.declarations))
+
+
 __all__ = ["BotError", "COMMAND_PREFIX", "DEFAULT_TIME_LIMIT", "ProgramBot", "ProgramSpec",
            "check_seating", "check_time_limit", "close_all", "command_spec", "configure",
            "configured_hellos", "hello_of", "named_spec", "parse_command", "register",
-           "registered"]
+           "registered", "table_programs"]
