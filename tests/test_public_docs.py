@@ -171,6 +171,7 @@ DOCUMENTED_MODULES = ["solver.game.auction", "solver.game.bid_request", "solver.
                       "solver.batch.jobs", "solver.batch.chunks", "solver.batch.store",
                       "solver.game.position", "solver.game.view", "solver.game.quick",
                       "solver.hidden.hint", "solver.hidden.dealer", "solver.play.bots",
+                      "solver.play.bot_protocol", "solver.play.program_bot",
                       # compiled: a class shows no signature, so only its docstring counts
                       "solver.game._plainjson", "solver.game._replay", "solver.hidden._pool",
                       "solver.search._core", "solver.search._line"]

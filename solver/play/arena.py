@@ -176,14 +176,16 @@ def play_pair(pair: int, seed: int, a: str, b: str, hint_deals: int = 100,
 
 
 def contract_start(pair: int, seed: int, contract: Mapping[str, Any]) -> dict[str, Any]:
-    """Pair ``pair``'s seeded deal (as `deal_for_pair` deals it) in ``contract``."""
+    """Pair ``pair``'s deal seeded by the run's ``seed`` (as `deal_for_pair` deals it), in
+    ``contract``: a position's JSON."""
     deal = deal_for_pair(pair, seed).to_json()
     return {"hands": deal["hands"], "contract": dict(contract), "plays": []}
 
 
 def check_start(data: Mapping[str, Any] | str, where: str) -> dict[str, Any]:
-    """A position a fixed-contract pair starts from: a 42 deal with its contract and no
-    play, checked (`PositionError` naming ``where``); its JSON."""
+    """A position a fixed-contract pair starts from, ``data`` (a dict or JSON text): a 42
+    deal with its contract and no play, checked (`PositionError` naming ``where``); its
+    JSON."""
     try:
         position = Position(data)
     except PositionError as exc:
@@ -268,9 +270,10 @@ def check_run(a: str, b: str, pairs: int, seed: int, hint_deals: int, workers: i
               contracts: Sequence[Mapping[str, Any]] = (),
               deals: Sequence[Mapping[str, Any]] = ()) -> None:
     """Raise `PositionError` (field: the argument's name) for a bad argument of
-    `run_arena`: the bots ``a`` and ``b``, ``pairs``, ``seed``, ``hint_deals``,
-    ``workers``, ``first_pair``, ``contracts`` and ``deals``; then a program bot whose
-    hello does not fit (not 42, or not every declaration the pairs are played in)."""
+    `run_arena`: the bots ``a`` and ``b`` (built in, or named in ``programs``),
+    ``pairs``, ``seed``, ``hint_deals``, ``workers``, ``first_pair``, ``contracts`` and
+    ``deals``; then a program bot whose hello does not fit (not 42, or not every
+    declaration the pairs are played in)."""
     programs = programs or {}
     for field, name in (("a", a), ("b", b)):
         if name not in BOT_NAMES and name not in programs:
@@ -304,9 +307,10 @@ def check_run(a: str, b: str, pairs: int, seed: int, hint_deals: int, workers: i
 def pair_starts(pairs: int, seed: int, first_pair: int = 0,
                 contracts: Sequence[Mapping[str, Any]] = (),
                 deals: Sequence[Mapping[str, Any]] = ()) -> Iterator[dict[str, Any] | None]:
-    """Each pair's given start (`play_pair`'s ``start``), made as it is asked for: the
-    seeded deal in the next contract, or the pair's deal; None for the rotating
-    contract."""
+    """Each pair's given start (`play_pair`'s ``start``) for ``pairs`` pairs from
+    ``first_pair`` of the run ``seed``, made as it is asked for: the seeded deal in the
+    next of ``contracts``, or the pair's position of ``deals``; None for the rotating
+    contract when neither is given."""
     for i in range(first_pair, first_pair + pairs):
         if contracts:
             yield contract_start(i, seed, contracts[(i - first_pair) % len(contracts)])

@@ -178,19 +178,22 @@ def call_request(view: CallView, number: int, seed: int) -> dict[str, Any]:
 
 
 def declare_request(view: CallView, number: int, seed: int) -> dict[str, Any]:
-    """The request for a declaration: each option is ``{"trump", "doubles"}``."""
+    """The request for a declaration (``view``, ``number`` and ``seed`` as for
+    `call_request`): each option is ``{"trump", "doubles"}``."""
     legal = [{"trump": trump, "doubles": doubles} for trump in view.legal_declarations()
              for doubles in view.doubles_options(trump)]
     return _request("declare", number, seed, call_view_json(view), legal)
 
 
 def discard_request(view: CallView, number: int, seed: int) -> dict[str, Any]:
-    """The three-player Moon declarer's discard: its options are its eight tiles."""
+    """The three-player Moon declarer's discard (``view``, ``number`` and ``seed`` as for
+    `call_request`): its options are its eight tiles."""
     return _request("discard", number, seed, call_view_json(view), view.eight())
 
 
 def play_request(view: View, number: int, seed: int) -> dict[str, Any]:
-    """The request for a play: its options are the legal tiles."""
+    """The request for a play from the seat's ``view`` (``number`` and ``seed`` as for
+    `call_request`): its options are the legal tiles."""
     return _request("play", number, seed, play_view_json(view), view.legal_tiles())
 
 

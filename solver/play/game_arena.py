@@ -176,8 +176,8 @@ GAME_FIELDS = ("index", "seed", "bots", "game", "rules", "hint_deals", "advice_d
 
 
 def game_from_json(data: Mapping[str, Any] | str) -> tuple[GameArenaRun, int]:
-    """A game spec (``{"index": 3, "seed": 0, "bots": ["rule", "random"]}``, a dict or
-    JSON text; ``game``, ``rules``, ``hint_deals``, ``advice_deals`` as the run's, and
+    """A game spec ``data`` (``{"index": 3, "seed": 0, "bots": ["rule", "random"]}``, a
+    dict or JSON text; ``game``, ``rules``, ``hint_deals``, ``advice_deals`` as the run's, and
     ``bot_time_limit`` for a bot that is a program, ``cmd:COMMAND``) -> the run and the
     index of the duplicate game to play (`play_duplicate_game`), checked: a program bot's
     hello too (`GameArenaRun.check_programs`).

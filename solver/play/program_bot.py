@@ -136,7 +136,8 @@ def check_time_limit(value: float, field: str = "time_limit") -> float:
 
 
 def parse_command(text: str, field: str) -> tuple[str, ...]:
-    """A command line split as a shell would (quotes kept together), without a shell."""
+    """The command line ``text`` split as a shell would (quotes kept together), without a
+    shell; an error names ``field``."""
     try:
         words = tuple(shlex.split(text))
     except ValueError as exc:
@@ -148,7 +149,8 @@ def parse_command(text: str, field: str) -> tuple[str, ...]:
 
 
 def command_spec(name: str, time_limit: float = DEFAULT_TIME_LIMIT) -> ProgramSpec:
-    """The program a ``cmd:COMMAND`` bot name runs, named by the whole text."""
+    """The program a ``cmd:COMMAND`` bot ``name`` runs, named by the whole text, with
+    ``time_limit`` seconds for each decision."""
     if not name.startswith(COMMAND_PREFIX):
         raise PositionError("bot", f"{quoted(name)} does not start with {COMMAND_PREFIX}",
                             "INVALID_VALUE")
@@ -405,7 +407,7 @@ def close_all() -> None:
 
 
 def hello_of(spec: ProgramSpec) -> P.Hello:
-    """Start the program (or take an idle one) and return its hello.
+    """Start the program of ``spec`` (or take an idle one) and return its hello.
 
     Raises:
         BotError: It cannot be started or says no valid hello.
@@ -572,8 +574,8 @@ _HELLOS: dict[str, P.Hello] = {}
 
 
 def register(specs: Iterable[ProgramSpec]) -> None:
-    """Let `solver.play.bots.make_bot` seat these program bots by name in this process (a
-    name given again takes its new command). Only the arenas' own options and a
+    """Let `solver.play.bots.make_bot` seat the program bots ``specs`` by name in this
+    process (a name given again takes its new command). Only the arenas' own options and a
     server's configuration come here, never a client's request."""
     for spec in specs:
         _KNOWN[spec.name] = spec
@@ -585,8 +587,8 @@ def registered(name: str) -> ProgramSpec | None:
 
 
 def configure(specs: Iterable[ProgramSpec]) -> dict[str, P.Hello]:
-    """The program bots a server seats by name (``t42 serve --bot NAME=COMMAND``): each
-    is started and its hello read before any is registered.
+    """The program bots ``specs`` a server seats by name (``t42 serve --bot
+    NAME=COMMAND``): each is started and its hello read before any is registered.
 
     Returns:
         Each name's hello.
