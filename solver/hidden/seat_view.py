@@ -35,7 +35,7 @@ from typing import Any
 from ..game import tiles as T
 from ..game.errors import PositionError
 from ..game.position import SEATS, Position
-from ..game.view import View
+from ..game.view import View, seat_view
 from ..search._core import CancelToken, Engine
 from .deals import MAX_DEALS, check_deal_count, check_seed, count_deals, enumerate_deals, \
     sample_deals
@@ -189,7 +189,6 @@ def _inner_choice(p: Position, inner_deals: int, rng: random.Random,
                   token: CancelToken | None) -> int:
     """The seat to move's play on ``p`` from its own view: the move best over
     ``inner_deals`` deals it samples (double dummy on each), ties to the lowest tile."""
-    from ..play.bots import seat_view
     legal = p.legal_ids()
     if len(legal) == 1:
         return legal[0]
@@ -213,38 +212,42 @@ def _playout(p: Position, inner_deals: int, rng: random.Random,
     return p.points   # played out: what the declaring side took
 
 
-def seat_view_hint(view: ViewLike, *, method: str = "postponed", deals: int = 30,
-                   depth: int = DEFAULT_DEPTH, inner_deals: int = DEFAULT_INNER_DEALS,
-                   enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, objective: str = "make",
-                   seed: int | None = None, token: CancelToken | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> SeatViewHint:
-    """Value every legal move of the viewer by a seat-view search.
+@dataclass
+class SeatViewValues:
+    """The value of every legal move of the viewer on every deal a seat-view search used:
+    what `seat_view_hint` sums up, kept deal by deal for callers that compare two moves
+    on the same deals (paired differences; `solver.hidden.coaching`).
 
-    Args:
-        view: The viewer's `View` (or its JSON); the viewer must be the seat to move.
-        method: ``postponed`` or ``playout`` (``double-dummy`` is `hint`).
-        deals: The deals to value the moves on, drawn uniformly (1..`MAX_DEALS`).
-        depth: ``postponed``: the viewer's later decisions searched over what it knows
-            (0..`MAX_DEPTH`; 0 is the double-dummy hint).
-        inner_deals: ``playout``: the deals each inner player samples per decision
-            (1..`MAX_INNER_DEALS`).
-        enumerate_limit: With at most this many consistent deals, every one is used.
-        objective: ``make`` (rank by P(make), then the mean) or ``points``.
-        seed: Seeds the deals (and a playout's inner players); None: a random one.
-        token: Stops the searches (`CancelToken`).
-        progress: Called as ``progress(done, planned)`` after each move valued.
-
-    Returns:
-        The `SeatViewHint`.
-
-    Raises:
-        PositionError: A bad view or option, or a viewer not to move.
-        SearchCancelled: ``token`` stopped the searches.
-
-    >>> h = seat_view_hint(open("examples/view.json").read(), deals=8, seed=1)
-    >>> h.method, h.depth, h.deals, sorted(h.moves) == sorted(h.moves)
-    ('postponed', 1, 8, True)
+    Attributes:
+        view: The viewer's `View`.
+        count: The number of deals consistent with the view.
+        positions: The deals, as positions at the view's point of play.
+        enumerated: Whether those are every consistent deal (else a uniform sample).
+        seed: The seed of the sample (what the draws used, also when enumerated).
+        legal: The viewer's legal moves (tile numbers), in tile order.
+        values: Per move, its value on each deal (in the order of ``positions``).
+        rank: The viewer's order of outcomes.
+        nodes: Nodes searched.
     """
+
+    view: View
+    count: int
+    positions: list[Position]
+    enumerated: bool
+    seed: int
+    legal: list[int]
+    values: dict[int, list[int]]
+    rank: "_Rank"
+    nodes: int = 0
+
+
+def seat_view_values(view: ViewLike, *, method: str = "postponed", deals: int = 30,
+                     depth: int = DEFAULT_DEPTH, inner_deals: int = DEFAULT_INNER_DEALS,
+                     enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, objective: str = "make",
+                     seed: int | None = None, token: CancelToken | None = None,
+                     progress: Callable[[int, int], None] | None = None) -> SeatViewValues:
+    """Every legal move of the viewer valued by a seat-view search on each deal
+    (`seat_view_hint`'s arguments, checked as it checks them)."""
     if method not in ("postponed", "playout"):
         raise PositionError("method", f"unknown seat-view search {str(method)[:20]!r} "
                             "(postponed or playout)", "INVALID_VALUE")
@@ -290,9 +293,49 @@ def seat_view_hint(view: ViewLike, *, method: str = "postponed", deals: int = 30
                                      token) for p in positions]
             if progress is not None:
                 progress(i + 1, len(legal))
-    return _result(v, total, method, depth, inner, positions, enumerated,
-                   None if enumerated else seed,
-                   rank, objective, values, nodes)
+    return SeatViewValues(v, total, positions, enumerated, seed, legal, values, rank, nodes)
+
+
+def seat_view_hint(view: ViewLike, *, method: str = "postponed", deals: int = 30,
+                   depth: int = DEFAULT_DEPTH, inner_deals: int = DEFAULT_INNER_DEALS,
+                   enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT, objective: str = "make",
+                   seed: int | None = None, token: CancelToken | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> SeatViewHint:
+    """Value every legal move of the viewer by a seat-view search.
+
+    Args:
+        view: The viewer's `View` (or its JSON); the viewer must be the seat to move.
+        method: ``postponed`` or ``playout`` (``double-dummy`` is `hint`).
+        deals: The deals to value the moves on, drawn uniformly (1..`MAX_DEALS`).
+        depth: ``postponed``: the viewer's later decisions searched over what it knows
+            (0..`MAX_DEPTH`; 0 is the double-dummy hint).
+        inner_deals: ``playout``: the deals each inner player samples per decision
+            (1..`MAX_INNER_DEALS`).
+        enumerate_limit: With at most this many consistent deals, every one is used.
+        objective: ``make`` (rank by P(make), then the mean) or ``points``.
+        seed: Seeds the deals (and a playout's inner players); None: a random one.
+        token: Stops the searches (`CancelToken`).
+        progress: Called as ``progress(done, planned)`` after each move valued.
+
+    Returns:
+        The `SeatViewHint`.
+
+    Raises:
+        PositionError: A bad view or option, or a viewer not to move.
+        SearchCancelled: ``token`` stopped the searches.
+
+    >>> h = seat_view_hint(open("examples/view.json").read(), deals=8, seed=1)
+    >>> h.method, h.depth, h.deals, sorted(h.moves) == sorted(h.moves)
+    ('postponed', 1, 8, True)
+    """
+    found = seat_view_values(view, method=method, deals=deals, depth=depth,
+                             inner_deals=inner_deals, enumerate_limit=enumerate_limit,
+                             objective=objective, seed=seed, token=token, progress=progress)
+    depth = depth if method == "postponed" else 0
+    inner = inner_deals if method == "playout" else 0
+    return _result(found.view, found.count, method, depth, inner, found.positions,
+                   found.enumerated, None if found.enumerated else found.seed,
+                   found.rank, objective, found.values, found.nodes)
 
 
 def _result(v: View, count: int, method: str, depth: int, inner: int,
@@ -322,4 +365,4 @@ def _result(v: View, count: int, method: str, depth: int, inner: int,
 
 
 __all__ = ["DEFAULT_DEPTH", "DEFAULT_INNER_DEALS", "MAX_DEPTH", "MAX_INNER_DEALS", "METHODS",
-           "SeatViewHint", "seat_view_hint"]
+           "SeatViewHint", "SeatViewValues", "seat_view_hint", "seat_view_values"]
