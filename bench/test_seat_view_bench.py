@@ -20,7 +20,7 @@ import pytest
 
 from solver.hidden.hint import hint
 from solver.hidden.seat_view import seat_view_hint
-from solver.play.seat_view_bot import DEFAULT_SEAT_VIEW_DEALS
+from solver.play.bots import DEFAULT_SEAT_VIEW_DEALS
 
 from test_hint_bench import views_at
 

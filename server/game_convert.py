@@ -17,7 +17,7 @@ from solver.game import tiles as T
 from solver.game.errors import PositionError
 from solver.game.game_record import GameRecord
 from solver.play.program_bot import configured_hellos
-from solver.play.table import DEFAULT_BOT_DEALS, MAX_BOT_DEALS, TABLE_BOTS, Tables
+from solver.play.table import DEFAULT_BOT_DEALS, MAX_BOT_DEALS, TABLE_BOTS
 from texas42.v1 import game_pb2 as game_pb
 from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import position_pb2 as pb
@@ -249,19 +249,10 @@ def summary_from_proto(response: service_pb.CheckGameResponse) -> dict[str, Any]
 NEXT_ACTION_BOTS = TABLE_BOTS
 
 
-def next_action_bot_options(request: service_pb.NextActionRequest,
-                            tables: Tables | None = None) -> dict[str, Any]:
+def next_action_bot_options(request: service_pb.NextActionRequest) -> dict[str, Any]:
     """The `make_bot` arguments of a NextAction request, checked (a `PositionError` names
     ``bot``, ``advice_deals`` or ``hint_deals``): a bot of `NEXT_ACTION_BOTS` or a
-    program bot the server was configured with. With ``tables`` (the request has a
-    table's token) a request for one of the table's bots names none (or the table's
-    own: `server.table_convert.bot_request_fits`)."""
-    if tables is not None:
-        from .table_convert import bot_request_fits
-        if bot_request_fits(tables, request.sealed, SEAT_OF_ENUM.get(request.seat, ""),
-                            request):
-            return {"name": "", "seed": 0, "advice_deals": DEFAULT_BOT_DEALS,
-                    "hint_deals": DEFAULT_BOT_DEALS}
+    program bot the server was configured with."""
     # The program bots the server was started with (--bot NAME=COMMAND) are asked by
     # their names too; a client never names a command.
     programs = tuple(configured_hellos())

@@ -24,6 +24,7 @@ from solver.game.view import View
 from solver.hidden.deals import count_deals, tile_probabilities
 from solver.hidden.hint import hint
 from solver.hidden.seat_view import seat_view_hint
+from solver.play.program_bot import BotError
 from solver.play.table import Tables
 from solver.play.table_store import TableStore
 from solver.search.analysis import analyze_hand
@@ -270,8 +271,15 @@ class HintServicer(service_grpc.HintServiceServicer):
         async def body(token: CancelToken):
             # The bot's options are checked here (a bad one is refused at once, without
             # waiting for a worker); the record and the turn on the worker.
-            options = self.pool.check(lambda: game_convert.next_action_bot_options(
-                request, self.tables if request.sealed else None))
+            def bot_options() -> dict:
+                # At a table, a bot's seat is the table's own bot: the request names none.
+                if request.sealed and table_convert.bot_request_fits(
+                        self.tables, request.sealed,
+                        game_convert.SEAT_OF_ENUM.get(request.seat, ""), request):
+                    return {}
+                return game_convert.next_action_bot_options(request)
+
+            options = self.pool.check(bot_options)
 
             def ask(game):
                 bot = make_bot(options["name"], seed=options["seed"],
@@ -291,7 +299,7 @@ class HintServicer(service_grpc.HintServiceServicer):
                 if seat is None:
                     game_convert.check_turn(read_game({"game": "42", "hands": []}),
                                             request.seat)   # names the missing seat
-                if options["name"] == "cheat" and seat == self.tables.table_of(
+                if options.get("name") == "cheat" and seat == self.tables.table_of(
                         request.sealed).seat:
                     raise PositionError("bot", "the cheat bot sees the hidden hands: not for "
                                         "the person's own seat", "INVALID_VALUE")
@@ -408,6 +416,9 @@ class HintServicer(service_grpc.HintServiceServicer):
         except SearchCancelled:
             failure = (grpc.StatusCode.DEADLINE_EXCEEDED, "deadline passed during the search") \
                 if deadline.expired() else (grpc.StatusCode.CANCELLED, "search cancelled")
+        except BotError as exc:   # a program bot failed: named, without its own words
+            log_event("bot_failed", bot=exc.bot, reason=exc.reason, detail=exc.detail)
+            failure = grpc.StatusCode.UNAVAILABLE, exc.public
         except Exception as exc:  # never let a bug surface as UNKNOWN
             log_event("internal_error", error=repr(exc), traceback=traceback.format_exc())
             failure = grpc.StatusCode.INTERNAL, "internal error"

@@ -43,7 +43,8 @@ def _seat_letter(seat: int, players: int, field: str = "seat") -> str:
     return letter
 
 
-def _bots(request: table_pb.DealHandRequest, person: str, players: int) -> dict[str, Any]:
+def _bots(request: table_pb.DealHandRequest, person: str, players: int,
+          game: str) -> dict[str, Any]:
     """The table's bots from the request: every other seat, advice where none is named."""
     bots: dict[str, Any] = {}
     for i, bot in enumerate(request.bots):
@@ -54,7 +55,8 @@ def _bots(request: table_pb.DealHandRequest, person: str, players: int) -> dict[
                                 else f"{seat} is named twice", "INVALID_VALUE")
         bots[seat] = check_bot(bot.bot or "advice",
                                bot.advice_deals if bot.HasField("advice_deals") else None,
-                               bot.hint_deals if bot.HasField("hint_deals") else None, field)
+                               bot.hint_deals if bot.HasField("hint_deals") else None, field,
+                               game)
     for seat in SEATS[:players]:
         if seat != person and seat not in bots:
             bots[seat] = check_bot("advice")
@@ -85,7 +87,8 @@ def deal_hand(tables: Tables, request: table_pb.DealHandRequest) -> table_pb.Dea
         header = {k: v for k, v in data.items() if k != "hands"}
         players = 3 if data.get("players") == 3 else 4
         letter = _seat_letter(request.seat, players)
-        dealt = tables.open(header, letter, _bots(request, letter, players),
+        dealt = tables.open(header, letter, _bots(request, letter, players,
+                                                  data.get("game", "42")),
                             practice=request.practice, seed=seed,
                             carried=data.get("hands") or None)
     return table_pb.DealHandResponse(sealed=dealt["token"], hand=dealt["hand"],

@@ -668,3 +668,24 @@ def test_the_moon_widow_cannot_be_probed(client, table_db):
                                                                  sealed=dealt.sealed))
         answers.add((failed.status, failed.field, failed.code, failed.text))
     assert len(guesses) == 15 and len(answers) == 1, answers
+
+
+def test_a_program_bot_the_server_was_configured_with_sits_at_a_table(tmp_path):
+    """A table seats a program bot by the name the server was started with (never by a
+    command): it plays a whole hand, and a name the server does not know is refused."""
+    import sys
+    bot = f"{sys.executable} examples/bots/random_bot.py"
+    db = str(tmp_path / "t.sqlite")
+    with ServerProcess("--workers", "1", "--table-db", db, "--bot", f"pyrandom={bot}") as srv, \
+            grpc.insecure_channel(srv.address) as ch:
+        call = Client(srv, service_grpc.HintServiceStub(ch), "grpc")
+        page, dealt = new_table(call, "42", 4, "S", bot="pyrandom")
+        person = Person(call, db, page, dealt.sealed, "S", random.Random(4))
+        play_hand(person, compare=False)
+        assert {b["name"] for b in table_truth(db, dealt.sealed)["bots"].values()} == \
+            {"pyrandom"}
+        header = record_from_json({"game": "42", "first_shaker": "N"})
+        failed = call.refused("DealHand", table_pb.DealHandRequest(
+            record=header, seat=pb.SEAT_SOUTH,
+            bots=[table_pb.TableBot(seat=pb.SEAT_NORTH, bot=f"cmd:{bot}")]))
+        assert (failed.field, failed.code) == ("bots[0].bot", "UNKNOWN_BOT")

@@ -23,7 +23,7 @@ A view that no deal is consistent with is refused (``NO_CONSISTENT_DEAL``).
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from . import tiles as T
 from .auction import read_call
@@ -32,7 +32,7 @@ from .contract_layout import (DOUBLES_NEEDED, MOON3_SET, SEAT_INDEX, SEATS, Cont
                               _is_int, partner)
 from .errors import PositionError, quoted
 from .jsondoc import check_keys, json_object
-from .position import parse_game
+from .position import Position, parse_game
 from .rules import LEAD
 
 DISCARD = "discard"
@@ -453,3 +453,42 @@ class View(ContractLayout):
 
     def __repr__(self) -> str:
         return f"View({json.dumps(self.to_json())})"
+
+
+def seat_view(position: Position, auction: Sequence[Mapping[str, Any]] | None = None) -> View:
+    """What the seat to move knows of ``position``: a `View` built from the JSON view
+    (its hand, the contract, the plays; the auction when given; the three-player Moon
+    declarer's widow and discard), which holds no reference to the deal.
+
+    Args:
+        position: The deal at its point of play.
+        auction: The auction's calls (JSON objects), or None.
+
+    Raises:
+        ValueError: The hand is over (no seat to move).
+
+    >>> from solver import Position
+    >>> from solver.game.view import seat_view
+    >>> v = seat_view(Position.from_json(open("examples/deal.json").read()))
+    >>> v.hand                                   # West leads: its hand, no other
+    ['5-5', '5-1', '4-3', '4-0', '3-3', '2-0', '1-1']
+    """
+    seat = position.to_move_index
+    if seat is None:
+        raise ValueError("the hand is over: no seat is to move")
+    data: dict = {"seat": SEATS[seat],
+                  "hands": {SEATS[seat]: [T.name_of(t) for t in position.hands[seat]]},
+                  "contract": position.contract.to_json(),
+                  "plays": [T.name_of(t) for t in position.plays]}
+    if position.game == "moon":
+        data["game"] = "moon"
+        data["players"] = len(position.hands)
+        if position.widow is not None and seat == position.contract.declarer and \
+                position.discard is not None:
+            data["widow"] = T.name_of(position.widow)
+            data["discard"] = T.name_of(position.discard)
+    if auction is not None:
+        data["auction"] = [dict(c) for c in auction]
+    return View(data)
+
+

@@ -28,6 +28,9 @@ The interface (`Bot`): ``call(view) -> int | str`` (``pass``, a bid, ``plunge`` 
   the plays or both.
 * ``advice-lead``: ``advice`` whose bid advice holds the declarer to one opening lead
   for every deal, calibrated by the map measured on such figures.
+* ``seat-view``: ``advice``'s calls, and plays by the seat-view search
+  (`solver.hidden.seat_view`: the bot's next play made once for the deals it cannot
+  tell apart), `SeatViewBot`.
 * ``cheat``: double-dummy calls and plays on the true deal (an upper bound).
 * a program bot (`solver.play.program_bot.ProgramBot`): a program of its own that
   speaks the bot protocol (docs/reference/bot-protocol.md), named by the arena
@@ -47,48 +50,13 @@ from ..game import tiles as T
 from ..game.call_view import CallView, Declaration
 from ..game.position import SEATS, Position
 from ..game.rules import LEAD, TRUMP
-from ..game.view import View
+from ..game.view import View, seat_view
 from ..hidden.hint import hint
 from ..hidden.quick_play import quick_play
+from ..hidden.seat_view import DEFAULT_DEPTH, seat_view_hint
 from ..search.solve import DealSolver
 from . import calling, program_bot
 from .program_bot import ProgramSpec
-
-
-def seat_view(position: Position, auction: Sequence[Mapping[str, Any]] | None = None) -> View:
-    """What the seat to move knows of ``position``: a `View` built from the JSON view
-    (its hand, the contract, the plays; the auction when given; the three-player Moon
-    declarer's widow and discard), which holds no reference to the deal.
-
-    Args:
-        position: The deal at its point of play.
-        auction: The auction's calls (JSON objects), or None.
-
-    Raises:
-        ValueError: The hand is over (no seat to move).
-
-    >>> from solver import Position
-    >>> v = seat_view(Position.from_json(open("examples/deal.json").read()))
-    >>> v.hand                                   # West leads: its hand, no other
-    ['5-5', '5-1', '4-3', '4-0', '3-3', '2-0', '1-1']
-    """
-    seat = position.to_move_index
-    if seat is None:
-        raise ValueError("the hand is over: no seat is to move")
-    data: dict = {"seat": SEATS[seat],
-                  "hands": {SEATS[seat]: [T.name_of(t) for t in position.hands[seat]]},
-                  "contract": position.contract.to_json(),
-                  "plays": [T.name_of(t) for t in position.plays]}
-    if position.game == "moon":
-        data["game"] = "moon"
-        data["players"] = len(position.hands)
-        if position.widow is not None and seat == position.contract.declarer and \
-                position.discard is not None:
-            data["widow"] = T.name_of(position.widow)
-            data["discard"] = T.name_of(position.discard)
-    if auction is not None:
-        data["auction"] = [dict(c) for c in auction]
-    return View(data)
 
 
 @dataclass(frozen=True)
@@ -471,6 +439,47 @@ class AdviceBot(HintBot):
         return calling.weakest(view.eight_ids(), self._declaration(view))
 
 
+#: The plays' deals by default: at depth 1 a search costs three to four double-dummy
+#: hints of the same deals, so 40 deals cost 1.5 to 2 times the advice bot's 100
+#: (bench/test_seat_view_bench.py: 496 against 332 ms CPU at the opening lead, 21.6
+#: against 11.1 ms at trick 3, medians of 30 views).
+DEFAULT_SEAT_VIEW_DEALS = 40
+
+
+class SeatViewBot(AdviceBot):
+    """Bid advice for its calls (as ``advice``), a seat-view search for its plays.
+
+    Args:
+        deals: Deals of a call's bid advice.
+        seed: Seeds the bid advice's deals and the plays' deals.
+        hint_deals: Deals a play's seat-view search values the moves on.
+        depth: The postponed reasoning's depth (0: the double-dummy hint's values).
+        method: ``postponed`` or ``playout``.
+        **options: `AdviceBot`'s other options.
+
+    >>> bot = SeatViewBot(seed=1, hint_deals=10)
+    >>> bot.name, bot.depth
+    ('seat-view', 1)
+    """
+
+    def __init__(self, deals: int = 100, seed: int = 0, *,
+                 hint_deals: int = DEFAULT_SEAT_VIEW_DEALS, depth: int = DEFAULT_DEPTH,
+                 method: str = "postponed", **options: Any) -> None:
+        options.setdefault("name", "seat-view")
+        super().__init__(deals, seed, hint_deals=hint_deals, **options)
+        self.depth = depth
+        self.method = method
+
+    def choose(self, view: View) -> int:
+        legal = view.legal_ids()
+        if len(legal) == 1:
+            return legal[0]
+        found = seat_view_hint(view, method=self.method, deals=self.deals, depth=self.depth,
+                               seed=self.rng.randrange(2 ** 31), token=self.token)
+        self.last_seat_view = found   # the figures of the last search
+        return T.parse_tile(found.best_move, "best")
+
+
 class CheatBot:
     """Double-dummy calls and plays on the true deal (an upper bound).
 
@@ -636,7 +645,7 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
             with that inference), ``advice-lead`` (``advice`` bidding by bid advice
             with one opening lead for every deal, calibrated by the fixed-lead map),
             ``seat-view`` (``advice`` playing by a seat-view search,
-            `solver.play.seat_view_bot`), or ``cheat`` (sees every hand: double
+            `SeatViewBot`), or ``cheat`` (sees every hand: double
             dummy); or a program bot's name
             (in ``programs``, or configured in this process).
         seed: Seeds the random bot's moves and the deals of the advice bots.
@@ -685,7 +694,6 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
         # Its plays' search (postponed reasoning, depth 1) costs three to four hints of
         # the same deals: at 2/5 of hint_deals it takes 1.5 to 2 times advice's CPU
         # time for the same options (bench/test_seat_view_bench.py).
-        from .seat_view_bot import SeatViewBot
         return SeatViewBot(advice_deals, seed, hint_deals=max(1, hint_deals * 2 // 5),
                            **options)
     if name == "cheat":

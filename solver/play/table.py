@@ -49,6 +49,7 @@ from ..game.progress import hand_may_stop
 from ..hidden.dealer import Dealer
 from .bots import GAME_BOT_NAMES, make_bot
 from .game_play import next_action_figures
+from .program_bot import table_programs
 from .table_store import TableStore
 
 #: The bots a table seats (``hint``: the advice bot playing the full hint).
@@ -95,14 +96,17 @@ def _b64(data: bytes) -> str:
 
 
 def check_bot(name: str, advice_deals: int | None = None, hint_deals: int | None = None,
-              field: str = "bots") -> dict[str, Any]:
+              field: str = "bots", game: str = "42") -> dict[str, Any]:
     """A bot of a table, checked.
 
     Args:
-        name: One of `TABLE_BOTS`.
+        name: One of `TABLE_BOTS`, or a program bot this process was configured with
+            that calls and plays every declaration of ``game``
+            (`solver.play.program_bot.table_programs`).
         advice_deals: The deals of its bid advice, 1..`MAX_BOT_DEALS` (None: 100).
         hint_deals: The deals of its hints, likewise.
         field: Where the bot is in the request (the field a `PositionError` names).
+        game: ``"42"`` or ``"moon"``: the table's game.
 
     Returns:
         ``{"name", "advice_deals", "hint_deals"}``.
@@ -110,9 +114,10 @@ def check_bot(name: str, advice_deals: int | None = None, hint_deals: int | None
     >>> check_bot("rule")
     {'name': 'rule', 'advice_deals': 100, 'hint_deals': 100}
     """
-    if name not in TABLE_BOTS:
+    known = TABLE_BOTS + table_programs(game)
+    if name not in known:
         raise PositionError(f"{field}.bot", f"unknown bot {str(name)[:20]!r} (one of "
-                            f"{', '.join(TABLE_BOTS)})", "UNKNOWN_BOT")
+                            f"{', '.join(known)})", "UNKNOWN_BOT")
     out: dict[str, Any] = {"name": name}
     for key, value in (("advice_deals", advice_deals), ("hint_deals", hint_deals)):
         value = DEFAULT_BOT_DEALS if value is None else value
