@@ -356,6 +356,15 @@ class HintServicer(service_grpc.HintServiceServicer):
         return await self._solve_call(context, lambda token: self._run(work, token),
                                       field_path=_table_field_path)
 
+    async def ListBots(self, request, context: grpc.aio.ServicerContext):
+        """The bots a table of the request's game may seat (no search: answered here)."""
+        from . import table_convert
+
+        async def body(token: CancelToken):
+            return table_convert.bots_to_proto(request)
+
+        return await self._solve_call(context, body)
+
     async def ResumeTable(self, request, context: grpc.aio.ServicerContext):
         """Where a table is: its person's record and the current hand's token."""
         from . import table_convert

@@ -19,6 +19,7 @@ from texas42.v1 import hint_service_pb2 as service_pb
 from texas42.v1 import table_pb2 as table_pb
 
 from .convert import (
+    GAMES,
     ENUM_OF_DECLARATION,
     ENUM_OF_DOUBLES,
     ENUM_OF_SEAT,
@@ -164,6 +165,19 @@ def reveal_to_proto(revealed: dict[str, Any]) -> table_pb.RevealHandResponse:
     return out
 
 
+def bots_to_proto(request: table_pb.ListBotsRequest) -> table_pb.ListBotsResponse:
+    """The bots a table of the ``request``'s game may seat: `TABLE_BOTS`, then the
+    configured program bots that call and play its every declaration."""
+    from solver.play.program_bot import table_programs
+    from solver.play.table import TABLE_BOTS
+    game = GAMES.get(request.game, "42") if request.game else "42"
+    out = table_pb.ListBotsResponse()
+    out.bots.extend(table_pb.TableBotInfo(name=name) for name in TABLE_BOTS)
+    out.bots.extend(table_pb.TableBotInfo(name=name, program=True)
+                    for name in table_programs(game))
+    return out
+
+
 def resume_to_proto(where: dict[str, Any]) -> table_pb.ResumeTableResponse:
     """`Tables.resume`'s answer ``where`` as the response."""
     return table_pb.ResumeTableResponse(
@@ -172,5 +186,5 @@ def resume_to_proto(where: dict[str, Any]) -> table_pb.ResumeTableResponse:
         practice=where["practice"], carried=where["carried"])
 
 
-__all__ = ["Refused", "bot_request_fits", "deal_hand", "legal_to_proto", "progress_to_proto",
+__all__ = ["Refused", "bot_request_fits", "bots_to_proto", "deal_hand", "legal_to_proto", "progress_to_proto",
            "resume_to_proto", "reveal_to_proto"]

@@ -43,7 +43,8 @@ FIELD = {"N": "north", "E": "east", "S": "south", "W": "west"}
 RESPONSES = {"DealHand": table_pb.DealHandResponse, "CheckGame": hs.CheckGameResponse,
              "NextAction": hs.NextActionResponse, "RevealHand": table_pb.RevealHandResponse,
              "TakeWidow": table_pb.TakeWidowResponse,
-             "ResumeTable": table_pb.ResumeTableResponse}
+             "ResumeTable": table_pb.ResumeTableResponse,
+             "ListBots": table_pb.ListBotsResponse}
 
 
 @pytest.fixture(scope="module")
@@ -689,3 +690,16 @@ def test_a_program_bot_the_server_was_configured_with_sits_at_a_table(tmp_path):
             record=header, seat=pb.SEAT_SOUTH,
             bots=[table_pb.TableBot(seat=pb.SEAT_NORTH, bot=f"cmd:{bot}")]))
         assert (failed.field, failed.code) == ("bots[0].bot", "UNKNOWN_BOT")
+
+
+def test_list_bots_names_the_built_in_and_the_configured_program_bots(table_stub, tmp_path):
+    from solver.play.table import TABLE_BOTS
+    answer = table_stub.ListBots(table_pb.ListBotsRequest(), timeout=TIMEOUT)
+    assert [(b.name, b.program) for b in answer.bots] == [(n, False) for n in TABLE_BOTS]
+    import sys
+    bot = f"{sys.executable} examples/bots/random_bot.py"
+    with ServerProcess("--workers", "1", "--http-port", "0", "--bot", f"pyrandom={bot}") as srv:
+        for game in (pb.GAME_FORTY_TWO, pb.GAME_MOON):
+            status, body = connect_json(srv, "ListBots", table_pb.ListBotsRequest(game=game))
+            assert status == 200
+            assert [b["name"] for b in body["bots"] if b.get("program")] == ["pyrandom"]

@@ -182,3 +182,20 @@ def test_the_hint_by_what_the_player_can_know(page_table, web_server, size):
         mean = move.mean if h.declaring else total - move.mean
         assert shown[tile][0] == f"{chance}%"
         assert abs(shown[tile][1] - mean) <= 0.05 + 1e-9
+
+
+def test_the_page_offers_the_servers_program_bots(page_table):
+    """A server started with --bot NAME=COMMAND: the page lists NAME after the built-in
+    bots (ListBots), and a game against it is played at a table of that bot."""
+    import sys
+    command = f"{sys.executable} examples/bots/random_bot.py"
+    with ServerProcess("--workers", "2", "--http-port", "0",
+                       "--bot", f"pyrandom={command}") as server:
+        t = page_table(server, "desktop")
+        t.open()
+        page = t.page
+        page.wait_for_selector("#bot option[value='pyrandom']", state="attached")
+        start_sealed(t, bot="pyrandom")
+        play_until(t, lambda s: s in ("hand-over", "game-over"))
+        dealt = [r for m, r, _ in t.answers if m == "DealHand"][0]
+        assert {b["bot"] for b in dealt["bots"]} == {"pyrandom"}

@@ -1265,8 +1265,31 @@
     };
   }
 
+  // The program bots the server was started with (t42 serve --bot), per game: offered
+  // after the built-in bots (ListBots; a client never names a program to run).
+  const programBots = { "42": [], moon: [] };
+
+  async function loadProgramBots() {
+    for (const [game, enumName] of [["42", "GAME_FORTY_TWO"], ["moon", "GAME_MOON"]]) {
+      try {
+        const answer = await rpc("ListBots", { game: enumName });
+        programBots[game] = (answer.bots || []).filter((b) => b.program).map((b) => b.name);
+      } catch (err) { programBots[game] = []; }
+    }
+    syncSetup();
+  }
+
+  function syncBots(kind) {
+    const select = $("bot");
+    select.querySelectorAll("option[data-program]").forEach((o) => o.remove());
+    for (const name of programBots[kind === "42" ? "42" : "moon"]) {
+      select.append(el("option", { value: name, "data-program": "1" }, `${esc(name)} (a program bot of this server)`));
+    }
+  }
+
   function syncSetup() {
     const kind = document.querySelector("input[name='game']:checked").value;
+    syncBots(kind);
     $("rules-link").hash = kind === "42" ? "" : "moon";
     document.querySelector(".rules-42").hidden = kind !== "42";
     document.querySelector(".rules-moon").hidden = kind === "42";
@@ -1421,6 +1444,7 @@
     guardNewGame();
     document.querySelectorAll("input[name='game']").forEach((r) => r.addEventListener("change", syncSetup));
     syncSetup();
+    loadProgramBots();
     $("setup").addEventListener("submit", (event) => (state.continuing ? continueGame(event) : startGame(event)));
     $("new-game").addEventListener("click", () => {
       state.run++;
