@@ -71,13 +71,7 @@ def seat_view_to_proto(h: SeatViewHint) -> hint_pb2.HintResponse:
         method=ENUM_OF_METHOD["enumerated" if h.enumerated else "sampled"], deals=h.deals,
         objective=ENUM_OF_OBJECTIVE[h.objective], best=h.best, unit=convert.UNITS[h.unit],
         search=h.method, depth=h.depth, inner_deals=h.inner_deals)
-    if h.seed is not None:
-        out.seed = h.seed
-    for tile, m in h.moves.items():
-        out.moves.append(hint_pb2.MoveHint(
-            tile=tile, mean=m.mean, p_make=m.p_make, p_best=m.p_best,
-            mean_interval=_interval(m.mean_ci), p_make_interval=_interval(m.p_make_ci),
-            best=tile in h.best))
+    _add_moves(out, h)
     return out
 
 
@@ -91,13 +85,8 @@ def _interval(pair: tuple[float, float] | None) -> hint_pb2.Interval | None:
     return None if pair is None else hint_pb2.Interval(low=pair[0], high=pair[1])
 
 
-def hint_to_proto(h: Hint) -> hint_pb2.HintResponse:
-    """The `HintResponse` message of the hint ``h``."""
-    out = hint_pb2.HintResponse(
-        to_move=convert.ENUM_OF_SEAT[h.to_move], declaring=h.side == "declaring", count=h.count,
-        method=ENUM_OF_METHOD[h.method], deals=h.deals, objective=ENUM_OF_OBJECTIVE[h.objective],
-        best=h.best, unit=convert.UNITS[h.unit], stopped=h.stopped or "",
-        search="double-dummy")
+def _add_moves(out: hint_pb2.HintResponse, h: Hint | SeatViewHint) -> None:
+    """The seed and every move's figures of a hint (either search) into ``out``."""
     if h.seed is not None:
         out.seed = h.seed
     for tile, m in h.moves.items():
@@ -105,6 +94,16 @@ def hint_to_proto(h: Hint) -> hint_pb2.HintResponse:
             tile=tile, mean=m.mean, p_make=m.p_make, p_best=m.p_best,
             mean_interval=_interval(m.mean_ci), p_make_interval=_interval(m.p_make_ci),
             best=tile in h.best))
+
+
+def hint_to_proto(h: Hint) -> hint_pb2.HintResponse:
+    """The `HintResponse` message of the hint ``h``."""
+    out = hint_pb2.HintResponse(
+        to_move=convert.ENUM_OF_SEAT[h.to_move], declaring=h.side == "declaring", count=h.count,
+        method=ENUM_OF_METHOD[h.method], deals=h.deals, objective=ENUM_OF_OBJECTIVE[h.objective],
+        best=h.best, unit=convert.UNITS[h.unit], stopped=h.stopped or "",
+        search="double-dummy")
+    _add_moves(out, h)
     for ex in h.examples:
         out.examples.append(hint_pb2.HintExample(
             position=convert.position_from_json(ex.position.to_json()),
