@@ -7,14 +7,19 @@ import sys
 from typing import Callable
 
 from ..game.errors import PositionError
-from ..hidden.deals import check_deal_count
+from ..hidden.coaching import (DEFAULT_DEALS, DEFAULT_SEED, SEARCHES, grade_game,
+                                grade_hand)
+from ..hidden.deals import check_deal_count, check_seed
+from ..hidden.hint import DEFAULT_ENUMERATION_LIMIT
+from ..hidden.seat_view import DEFAULT_DEPTH, MAX_DEPTH
 from ..hidden.game_analysis import (DEFAULT_ADVICE_DEALS, DEFAULT_ADVICE_SEED, CallFigures,
                                     GameAnalysis, GameHandAnalysis, analyze_game)
 from ..search.analysis import HandAnalysis, analyze_hand
 from ..game.quick import fill_hands
-from .common import count_records, guarded, run_records
+from .common import InputError, count_records, guarded, run_records, working
 from .quick_options import add_position_options, position_records
 from .game_cmd import format_pad
+from .seat_view_grades import format_game_grades, format_hand_record_grades
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,7 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "call what bid advice would have said with that seat's "
                                    "tiles and the calls before it. A hand (of either record) "
                                    "whose plays are complete may leave out its hands: each "
-                                   "seat held the tiles it played. Quick input: e.g. t42 "
+                                   "seat held the tiles it played. With --seat-view, every "
+                                   "decision is graded by what its seat knew instead: each "
+                                   "play over the deals consistent with its seat's view, each "
+                                   "call against bid advice, mistakes apart from luck "
+                                   "(docs/guides/coaching.md). Quick input: e.g. t42 "
                                    "analyze --contract W:fours:30 --plays 11,22,32,21,...")
     p.add_argument("file", nargs="?", help="hand record JSON, or JSON Lines of many hands "
                                            "(default: stdin)")
@@ -42,6 +51,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--advice-seed", type=int, default=DEFAULT_ADVICE_SEED, metavar="S",
                    help="game records: the seed of bid advice's deals, the same for every "
                         f"call, so that an analysis repeats (default {DEFAULT_ADVICE_SEED})")
+    g = p.add_argument_group("seat view (grades by what each seat knew)")
+    g.add_argument("--seat-view", action="store_true",
+                   help="grade every call, declaration, discard and play from its seat's "
+                        "view: what each option was worth over the deals the seat could "
+                        "not tell apart, the loss against the best with a 95%% interval, "
+                        "mistakes, and each play's skill and luck")
+    g.add_argument("--deals", type=int, metavar="N",
+                   help=f"--seat-view: deals drawn per play (default {DEFAULT_DEALS})")
+    g.add_argument("--seed", type=int, metavar="S",
+                   help="--seat-view: the seed of every play's deals, so that a grading "
+                        f"repeats (default {DEFAULT_SEED})")
+    g.add_argument("--enumerate-limit", type=int, metavar="N",
+                   help="--seat-view: a view with at most N consistent deals uses every "
+                        f"one, exactly (default {DEFAULT_ENUMERATION_LIMIT})")
+    g.add_argument("--search", choices=SEARCHES,
+                   help="--seat-view: how a play is valued on each deal: double-dummy "
+                        "(default) or postponed (the seat's own next decisions made once "
+                        "for the deals it cannot tell apart; slower)")
+    g.add_argument("--depth", type=int, metavar="D",
+                   help=f"--search postponed: the seat's next decisions searched over its "
+                        f"view (0..{MAX_DEPTH}, default {DEFAULT_DEPTH})")
     add_position_options(p)
     p.set_defaults(run=run_analyze)
 
@@ -168,12 +198,68 @@ def analyze_document(deals: int, seed: int):
     return handle
 
 
+#: The options that go with --seat-view only.
+SEAT_VIEW_OPTIONS = ("deals", "seed", "enumerate_limit", "search", "depth")
+
+
+def _seat_view_settings(args: argparse.Namespace) -> dict:
+    """The --seat-view options, checked before any input is read (each error names its
+    option), as `grade_game` takes them."""
+    if not args.seat_view:
+        for name in SEAT_VIEW_OPTIONS:
+            if getattr(args, name) is not None:
+                raise InputError(f"--{name.replace('_', '-')}: goes with --seat-view")
+        return {}
+    settings = {"deals": DEFAULT_DEALS if args.deals is None else args.deals,
+                "seed": DEFAULT_SEED if args.seed is None else args.seed,
+                "enumerate_limit": DEFAULT_ENUMERATION_LIMIT if args.enumerate_limit is None
+                else args.enumerate_limit,
+                "search": args.search or "double-dummy",
+                "depth": DEFAULT_DEPTH if args.depth is None else args.depth}
+    check_deal_count("--deals", settings["deals"])
+    check_seed(settings["seed"], "--seed")
+    check_deal_count("--enumerate-limit", settings["enumerate_limit"], low=0,
+                     high=10 ** 6)
+    if args.depth is not None and settings["search"] != "postponed":
+        raise InputError("--depth: goes with --search postponed")
+    check_deal_count("--depth", settings["depth"], 0, MAX_DEPTH)
+    return settings
+
+
+def seat_view_document(settings: dict, advice_deals: int, advice_seed: int,
+                       progress: bool):
+    """The `t42 analyze --seat-view` handler: a game record graded hand by hand, a hand
+    record play by play; a progress line while a record is graded."""
+    count = iter(range(1, 1 << 62))
+
+    def handle(data) -> tuple[dict, Callable[[], str]]:
+        with working(f"t42 analyze --seat-view: record {next(count)}", progress,
+                     "decisions") as meter:
+            if is_game_record(data):
+                graded = grade_game(data, advice_deals=advice_deals, advice_seed=advice_seed,
+                                    progress=meter, **settings)
+                return graded.to_json(), lambda: format_game_grades(graded)
+            if isinstance(data, dict) and not isinstance(data.get("hands", {}), list):
+                data = fill_hands(data)
+            hand = grade_hand(data, progress=meter, **settings)
+            assert hand.analysis is not None
+            return hand.to_json(), lambda: format_hand_record_grades(
+                hand, _header(hand.analysis))   # type: ignore[arg-type]
+    return handle
+
+
 @guarded
 def run_analyze(args: argparse.Namespace) -> int:
     check_deal_count("--advice-deals", args.advice_deals)
     if args.advice_seed < 0:
         raise PositionError("--advice-seed", f"must be 0 or more, not {args.advice_seed}",
                             "INVALID_VALUE")
+    settings = _seat_view_settings(args)
+    if args.seat_view:
+        # Each record draws its own progress line (decisions graded), not the records'.
+        return run_records(position_records(args, args.file), args.json,
+                           seat_view_document(settings, args.advice_deals, args.advice_seed,
+                                              args.progress))
     return run_records(position_records(args, args.file), args.json,
                        analyze_document(args.advice_deals, args.advice_seed),
                        progress="analysing" if args.progress else None,
