@@ -54,8 +54,7 @@ from ..game.call_view import CallView, call_view
 from ..game.errors import PositionError
 from ..game.game_record import GameRecord, HandRecord
 from ..game.position import MOON3_SET, Position
-from ..game.quick import view_of
-from ..game.view import View
+from ..game.view import View, seat_view
 from ..search._core import CancelToken
 from ..search.analysis import HandAnalysis, RecordLike, analyze_hand, parse_record
 from ..search.discard import MOON_DECLARATIONS, best_discards
@@ -991,7 +990,7 @@ def _grade_plays(analysis: HandAnalysis, auction: list | None, settings: _Settin
     out = []
     for play in analysis.plays:
         p = start.with_plays(played.plays[:play.index])
-        view = View(view_of(p.to_json(), None, auction))
+        view = seat_view(p, auction)
         grade = replace(settings.play(view, play.tile), index=play.index, trick=play.trick)
         sign = 1 if p.maximizer[p.to_move_index] else -1
         out.append(_with_luck(grade, sign, play.value_before, play.value_after, play.cost))
