@@ -73,19 +73,20 @@ def _marks_rows(decisions: Sequence[DecisionGrade]) -> list[str]:
 def _unit_rows(decisions: Sequence[DecisionGrade]) -> list[str]:
     """Plays (and the three-player Moon declaration and discard): the loss in points or
     tricks and in marks, the double-dummy cost, skill and luck."""
-    rows = [("", "#", "trick", "seat", "decision", "best", "deals", "loss", "95%", "marks",
-             "cost", "skill", "luck")]
+    rows = [("", "#", "trick", "seat", "decision", "best", "for make", "deals", "loss", "95%",
+             "marks", "cost", "skill", "luck")]
     for d in decisions:
         what = d.choice if d.kind == "play" else f"{d.kind} {d.choice}"
         rows.append(("*" if d.mistake else "", str(d.index + 1) if d.kind == "play" else "",
                      str(d.trick) if d.trick is not None else "", d.seat, what,
-                     "" if d.best == d.choice else d.best or "-", _deals(d),
+                     "" if d.best == d.choice else d.best or "-",
+                     "" if d.best_for_make == d.choice else d.best_for_make or "-", _deals(d),
                      _number(d.loss.value if d.loss else None), _interval(d.loss, d.method),
                      _number(d.marks_loss.value if d.marks_loss else None),
                      "" if d.dd_cost is None else str(d.dd_cost),
                      "" if d.skill is None else _number(d.skill, True),
                      "" if d.luck is None else _number(d.luck, True)))
-    return _table(rows, left=(0, 3, 4, 5, 8))
+    return _table(rows, left=(0, 3, 4, 5, 6, 9))
 
 
 def _amount(n: int, unit: str) -> str:
@@ -116,8 +117,8 @@ def format_hand_grades(grades: HandGrades, players: dict | None = None) -> list[
                   f"{unit}):"]
         lines += ["  " + row for row in _unit_rows(in_unit)]
         lines += ["", f"Skill {_number(grades.skill, True)} + luck {_number(grades.luck, True)}"
-                  f" = {grades.dd_change:+d} {unit}, the double-dummy value's change from the "
-                  "start to the end"]
+                  f" = {grades.dd_change:+d}: the double-dummy value's change from the start "
+                  f"to the end, in the declaring side's {unit}"]
     if grades.seats:
         names = players or {}
         rows = [("seat", "graded", "mistakes", "loss", "marks", "skill", "luck", "player")]
@@ -129,17 +130,28 @@ def format_hand_grades(grades: HandGrades, players: dict | None = None) -> list[
     return lines
 
 
-def _legend(game: str) -> str:
-    return (f"* a mistake: its loss's 95% interval lies above {MISTAKE_POINTS:g} points "
+def _legend(game: str) -> list[str]:
+    return [f"* a mistake: a loss whose 95% interval lies above {MISTAKE_POINTS:g} points "
             f"({MISTAKE_TRICKS:g} tricks in nello and Moon) or {MISTAKE_MARKS[game]:g} "
-            "expected marks; skill and luck for each seat are its own side's")
+            "expected marks",
+            "best: the option with the best mean, when another; for make: the one likeliest "
+            "to reach the side's goal (make, or set), when another",
+            "a seat's skill and luck are its own side's"]
+
+
+def _plays_setting(s: dict) -> str:
+    search = "" if s["search"] == "double-dummy" else \
+        f", {s['search']} search to depth {s['depth']}"
+    return (f"plays over {s['deals']} deals (seed {s['seed']}; every one when at most "
+            f"{s['enumerate_limit']:,}){search}")
 
 
 def format_hand_record_grades(grades: HandGrades, header: Sequence[str]) -> str:
     """A hand record's grades under its header (`t42 analyze`'s)."""
     players = (grades.meta or {}).get("players") or {}
-    lines = list(header) + format_hand_grades(grades, players)
-    lines += ["", _legend(grades.analysis.position.game if grades.analysis else "42")]
+    lines = list(header) + ["", "Seat-view grades: " + _plays_setting(grades.settings)]
+    lines += format_hand_grades(grades, players)
+    lines += [""] + _legend(grades.analysis.position.game if grades.analysis else "42")
     return "\n".join(lines)
 
 
@@ -148,17 +160,14 @@ def format_game_grades(grades: GameGrades) -> str:
     game: GameRecord = grades.game
     s = grades.settings
     title = "Game" + (f" {game.id}" if game.has_id else "")
-    search = "" if s["search"] == "double-dummy" else f", {s['search']} search to depth " \
-        f"{s['depth']}"
-    lines = [f"{title} - seat-view grades: plays over {s['deals']} deals (seed {s['seed']}; "
-             f"every one when at most {s['enumerate_limit']}){search}; calls by bid advice "
-             f"over {s['advice_deals']} deals (seed {s['advice_seed']}, {s['p_make']} "
-             "P(make))", "", format_pad(game)]
+    lines = [f"{title} - seat-view grades: {_plays_setting(s)}; calls by bid advice over "
+             f"{s['advice_deals']} deals (seed {s['advice_seed']}, {s['p_make']} P(make))", "",
+             format_pad(game)]
     for hand in grades.hands:
         shaker = "NESW"[game.hands[hand.index or 0].shaker]
         lines += ["", f"== Hand {(hand.index or 0) + 1} (shaker {shaker}) =="]
         lines += format_hand_grades(hand)
-    lines += ["", _legend(game.game)]
+    lines += [""] + _legend(game.game)
     return "\n".join(lines)
 
 

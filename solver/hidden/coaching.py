@@ -295,6 +295,8 @@ class HandGrades:
         id: The hand record's ``id``.
         meta: The hand record's ``meta``.
         seats: Each seat's `SeatGrades`.
+        settings: A hand record's: the deals, seed and search its grades used (a game's
+            hands leave them to `GameGrades.settings`).
     """
 
     decisions: list[DecisionGrade]
@@ -304,6 +306,7 @@ class HandGrades:
     id: Any = None
     meta: dict | None = None
     seats: dict[str, SeatGrades] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
     def dd_final(self) -> int | None:
@@ -342,6 +345,8 @@ class HandGrades:
             out["id"] = self.id
         if self.meta is not None:
             out["meta"] = self.meta
+        if self.settings:
+            out["seat_view"] = dict(self.settings)
         a = self.analysis
         if a is not None:
             out.update({"game": a.position.game, "contract": a.contract.to_json(),
@@ -941,15 +946,16 @@ class _Settings:
                                 f"{self.calibrated!r}", "INVALID_TYPE")
         return self
 
-    def to_json(self, game: str) -> dict:
+    def to_json(self, game: str, plays_only: bool = False) -> dict:
         out: dict[str, Any] = {"deals": self.deals, "seed": self.seed,
                                "enumerate_limit": self.enumerate_limit, "search": self.search}
         if self.search == "postponed":
             out["depth"] = self.depth
-        out.update({"advice_deals": self.advice_deals, "advice_seed": self.advice_seed,
-                    "p_make": "calibrated" if self.calibrated and game == "42"
-                    else "double-dummy",
-                    "mistake": {"points": MISTAKE_POINTS, "tricks": MISTAKE_TRICKS,
+        if not plays_only:
+            out.update({"advice_deals": self.advice_deals, "advice_seed": self.advice_seed,
+                        "p_make": "calibrated" if self.calibrated and game == "42"
+                        else "double-dummy"})
+        out.update({"mistake": {"points": MISTAKE_POINTS, "tricks": MISTAKE_TRICKS,
                                 "marks": MISTAKE_MARKS["moon" if game == "moon" else "42"]}})
         return out
 
@@ -1100,7 +1106,8 @@ def grade_hand(record: RecordLike, *, deals: int = DEFAULT_DEALS, seed: int = DE
         tick()
     decisions += _grade_plays(analysis, None, settings, tick)
     return HandGrades(decisions, analysis, dd_start, id=hand_id, meta=meta,
-                      seats=_summarise(decisions, position))
+                      seats=_summarise(decisions, position),
+                      settings=settings.to_json(position.game, plays_only=True))
 
 
 def _winning_call(hand: HandRecord) -> int | None:
@@ -1198,6 +1205,14 @@ def grade_game(record: Mapping[str, Any] | str | bytes | GameRecord, *,
     Raises:
         PositionError: A bad record or option.
         SearchCancelled: ``token`` stopped a search.
+
+    >>> graded = grade_game(open("examples/game.json").read(), deals=10, advice_deals=10,
+    ...                     threads=1)
+    >>> south = graded.hands[0].decisions[1]
+    >>> south.kind, south.choice, south.best, south.mistake
+    ('call', '35 follow-me', '84 sevens', True)
+    >>> [h.skill + h.luck == h.dd_change for h in graded.hands]
+    [True, True, True]
     """
     settings = _Settings(deals, seed, enumerate_limit, search, depth, advice_deals,
                          advice_seed, calibrated, token, threads).check()
