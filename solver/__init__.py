@@ -51,6 +51,8 @@ _LAZY = {
     "BidAdvice": "solver.hidden.bidding", "advise": "solver.hidden.bidding",
     "CallView": "solver.game.call_view", "Declaration": "solver.game.call_view",
     "analyze_game": "solver.hidden.game_analysis",
+    "grade_game": "solver.hidden.coaching", "grade_hand": "solver.hidden.coaching",
+    "grade_play": "solver.hidden.coaching",
     "make_bot": "solver.play.bots", "play_game": "solver.play.game_play",
     "next_action": "solver.play.game_play",
     "GameArenaRun": "solver.play.game_arena", "run_game_arena": "solver.play.game_arena",
@@ -65,6 +67,7 @@ if TYPE_CHECKING:  # what a type checker sees of the names above
     from .game.view import View
     from .hidden.bidding import BidAdvice, advise
     from .hidden.dealer import Dealer
+    from .hidden.coaching import grade_game, grade_hand, grade_play
     from .hidden.game_analysis import analyze_game
     from .hidden.deals import count_deals, enumerate_deals, iter_deals, sample_deals
     from .hidden.hint import Hint, hint
@@ -93,7 +96,8 @@ __all__ = [
     "DealSolver", "DealTable", "Dealer", "Declaration", "DiscardTable", "GameArenaRun",
     "GameRecord", "GameRules", "HandAnalysis", "HandRecord", "Hint", "MakeOrSetResult",
     "Position", "PositionError", "SEATS", "SearchCancelled", "SolveResult", "View", "advise",
-    "analyze_game", "analyze_hand", "best_discards", "count_deals", "enumerate_deals", "hint",
+    "analyze_game", "analyze_hand", "best_discards", "count_deals", "enumerate_deals",
+    "grade_game", "grade_hand", "grade_play", "hint",
     "iter_deals", "legal_declarations", "legal_moves", "make_bot", "make_or_set", "next_action",
     "play_game", "read_auction", "read_game", "read_rules", "run_game_arena", "sample_deals",
     "solve", "solve_deal", "summarize_games",

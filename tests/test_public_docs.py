@@ -52,6 +52,9 @@ RESULT_PARTS = ["solver.search.table.SeatBest", "solver.search.analysis.PlayAnal
                 "solver.hidden.game_analysis.GameHandAnalysis",
                 "solver.hidden.game_analysis.CallAnalysis",
                 "solver.hidden.game_analysis.CallFigures",
+                "solver.hidden.coaching.HandGrades", "solver.hidden.coaching.GameGrades",
+                "solver.hidden.coaching.DecisionGrade", "solver.hidden.coaching.Loss",
+                "solver.hidden.coaching.OptionFigures", "solver.hidden.coaching.SeatGrades",
                 "solver.play.game_arena.GameArenaStats", "solver.play.game_arena.BotGameFigures",
                 "solver.play.game_arena.KindFigures"]
 PARTS = [(name, getattr(importlib.import_module(name.rsplit(".", 1)[0]), name.rsplit(".", 1)[1]))
