@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import pty
 import random
+import select
 import subprocess
 import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -459,3 +463,49 @@ def test_cli_refuses_bad_options_in_one_line(args, message):
     result = t42("analyze", *args, "examples/game.json")
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
+
+
+# ------------------------------------------------------------------ progress
+
+
+def test_progress_counts_every_decision_against_the_plan():
+    seen: list[tuple[int, int]] = []
+    graded = grade_game(GAME, deals=6, advice_deals=4, threads=1,
+                        progress=lambda done, planned: seen.append((done, planned)))
+    decisions = sum(len(h.decisions) for h in graded.hands)
+    assert seen == [(k, decisions) for k in range(1, decisions + 1)]
+    # The same grades as without a callback.
+    plain = grade_game(GAME, deals=6, advice_deals=4, threads=1)
+    assert plain.to_json() == graded.to_json()
+
+
+def test_cli_draws_a_progress_line_on_a_terminal_only():
+    """stderr on a pseudo-terminal: the line names the record and counts decisions."""
+    args = [sys.executable, "-m", "solver", "analyze", "--seat-view", "--deals", "8",
+            "--advice-deals", "4", "examples/game.json"]
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave, cwd=ROOT,
+                            env={**os.environ, "T42_PROGRESS_DELAY": "0"})
+    os.close(slave)
+    seen, out = b"", b""
+    stop = time.monotonic() + 300
+    while time.monotonic() < stop:
+        ready, _, _ = select.select([master, proc.stdout], [], [], 0.2)
+        if master in ready:
+            try:
+                seen += os.read(master, 4096)
+            except OSError:   # the other end closed
+                pass
+        if proc.stdout in ready:
+            data = os.read(proc.stdout.fileno(), 65536)
+            out += data
+            if not data and proc.poll() is not None:
+                break
+    proc.wait(timeout=60)
+    os.close(master)
+    assert proc.returncode == 0 and b"Skill " in out
+    terminal = seen.decode(errors="replace")
+    assert "t42 analyze --seat-view: record 1" in terminal and "decisions" in terminal
+    piped = t42("analyze", "--seat-view", "--deals", "8", "--advice-deals", "4",
+                "examples/game.json")
+    assert piped.returncode == 0 and piped.stderr == ""
