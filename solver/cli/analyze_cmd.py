@@ -9,7 +9,7 @@ from typing import Callable
 from ..game.errors import PositionError
 from ..hidden.coaching import (DEFAULT_DEALS, DEFAULT_SEED, SEARCHES, grade_game,
                                 grade_hand)
-from ..hidden.deals import check_deal_count, check_seed
+from ..hidden.deals import MAX_ENUMERATION_LIMIT, check_deal_count, check_seed
 from ..hidden.hint import DEFAULT_ENUMERATION_LIMIT
 from ..hidden.seat_view import DEFAULT_DEPTH, MAX_DEPTH
 from ..hidden.game_analysis import (DEFAULT_ADVICE_DEALS, DEFAULT_ADVICE_SEED, CallFigures,
@@ -219,7 +219,7 @@ def _seat_view_settings(args: argparse.Namespace) -> dict:
     check_deal_count("--deals", settings["deals"])
     check_seed(settings["seed"], "--seed")
     check_deal_count("--enumerate-limit", settings["enumerate_limit"], low=0,
-                     high=10 ** 6)
+                     high=MAX_ENUMERATION_LIMIT)
     if args.depth is not None and settings["search"] != "postponed":
         raise InputError("--depth: goes with --search postponed")
     check_deal_count("--depth", settings["depth"], 0, MAX_DEPTH)

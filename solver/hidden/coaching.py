@@ -20,10 +20,11 @@ A decision's losses are against the best option, over the same deals: in points 
 in nello and Moon) against the option with the best mean, in the chance of its side's
 goal (make for the declaring side, set for the defenders) and in expected marks against
 the option most likely to reach it; calls and declarations in expected marks only. Each
-loss comes with a paired 95% interval: the mean of the per-deal differences between the
-best option and the chosen one, a t interval on their spread (exact, a single point,
-when every consistent deal was used). A decision is a **mistake** only when an interval
-lies wholly above its threshold (`MISTAKE_POINTS`, `MISTAKE_TRICKS`, `MISTAKE_MARKS`).
+loss comes with a paired 95% interval, the two options compared on the same deals: a t
+interval of the per-deal differences (exact, a single point, when every consistent deal
+was used), or for bid advice's calibrated figures, which are no mean over the deals, a
+paired bootstrap. A decision is a **mistake** only when an interval lies wholly above its
+threshold (`MISTAKE_POINTS`, `MISTAKE_TRICKS`, `MISTAKE_MARKS`).
 
 **Skill and luck.** Every play (and the three-player Moon discard) moves the
 double-dummy value of the hand, the declaring side's points (`HandAnalysis`'s value),
@@ -59,9 +60,8 @@ from ..search._core import CancelToken
 from ..search.analysis import HandAnalysis, RecordLike, analyze_hand, parse_record
 from ..search.discard import MOON_DECLARATIONS, best_discards
 from .bidding import BidAdvice, DeclarationAdvice, advise
-from .deals import check_deal_count, check_seed
+from .deals import MAX_ENUMERATION_LIMIT, DealBuilder, check_deal_count, check_seed
 from .hint import DEFAULT_ENUMERATION_LIMIT, DealScorer, start_dealing
-from .deals import DealBuilder
 from .seat_view import DEFAULT_DEPTH, MAX_DEPTH, seat_view_values
 from .stats import mean_of
 
@@ -551,7 +551,7 @@ def _check_settings(deals: object, seed: object, enumerate_limit: object, search
     if check_seed(seed) is None:
         raise PositionError("seed", "a grade needs a seed, so that it repeats",
                             "INVALID_VALUE")
-    check_deal_count("enumerate_limit", enumerate_limit, low=0, high=10 ** 6)
+    check_deal_count("enumerate_limit", enumerate_limit, low=0, high=MAX_ENUMERATION_LIMIT)
     if search not in SEARCHES:
         raise PositionError("search", f"unknown search {str(search)[:20]!r} "
                             f"({' or '.join(SEARCHES)})", "INVALID_VALUE")
