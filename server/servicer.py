@@ -375,6 +375,64 @@ class HintServicer(service_grpc.HintServiceServicer):
         return await self._solve_call(context, lambda token: self._run(work, token),
                                       field_path=_table_field_path)
 
+    async def GradeHand(self, request, context: grpc.aio.ServicerContext):
+        """Every play of a hand record graded from its seat's view, on a worker thread."""
+        # Imported here so that this RPC stays one self-contained block of the servicer.
+        from solver.hidden.coaching import grade_hand
+
+        from . import coaching_convert
+
+        async def body(token: CancelToken):
+            # The options are read here (GradeHand takes no advice options: refused at
+            # once); `grade_hand` checks them and the record on the worker.
+            options = self.pool.check(lambda: coaching_convert.grade_options(
+                request.options, game=False))
+
+            def work(token: CancelToken):
+                # One thread: the pool already runs as many calls at once as there are cores.
+                grades = grade_hand(convert.hand_record_to_json(request), token=token,
+                                    threads=1, **options)
+                return coaching_convert.hand_response(grades)
+
+            return await self._run(work, token)
+
+        return await self._solve_call(context, body,
+                                      field_path=coaching_convert.grade_field_path)
+
+    async def GradeGame(self, request, context: grpc.aio.ServicerContext):
+        """Every decision of a game record graded from its seat's view (calls by bid
+        advice), on a worker thread."""
+        from solver.hidden.coaching import grade_game
+
+        from . import coaching_convert
+
+        async def body(token: CancelToken):
+            options = self.pool.check(lambda: coaching_convert.grade_options(
+                request.options, game=True))
+            hands = list(request.hands) or None
+
+            def work(token: CancelToken):
+                game = coaching_convert.read_record(request.record)
+                grades = grade_game(game, token=token, threads=1, hands=hands, **options)
+                return coaching_convert.game_response(grades)
+
+            return await self._run(work, token)
+
+        return await self._solve_call(context, body,
+                                      field_path=coaching_convert.game_field_path)
+
+    async def ListFinishedGames(self, request, context: grpc.aio.ServicerContext):
+        """The finished games of the tables whose tokens the request holds (no search:
+        on a worker thread, which reads the table store)."""
+        from . import coaching_convert
+
+        def work(token: CancelToken):
+            tokens = coaching_convert.finished_request(request)
+            return coaching_convert.finished_to_proto(self.tables.finished_games(tokens))
+
+        return await self._solve_call(context, lambda token: self._run(work, token),
+                                      field_path=lambda field: field)
+
     # ------------------------------------------------------- shared machinery
 
     async def _run(self, work: Callable[[CancelToken], T], token: CancelToken) -> T:

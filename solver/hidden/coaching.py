@@ -365,7 +365,7 @@ class GameGrades:
     """A game record graded hand by hand, as `grade_game` returns it.
 
     Attributes:
-        game: The `GameRecord`.
+        game: The `GameRecord` (its ``id`` and ``meta`` go through to the JSON).
         hands: Every hand's `HandGrades`.
         settings: The deals, seeds and search the grades used.
     """
@@ -379,6 +379,8 @@ class GameGrades:
         out: dict[str, Any] = {}
         if self.game.has_id:
             out["id"] = self.game.id
+        if self.game.has_meta:
+            out["meta"] = self.game.meta
         out["game"] = self.game.game
         out["players"] = self.game.players
         out["seat_view"] = dict(self.settings)
@@ -1177,7 +1179,8 @@ def grade_game(record: Mapping[str, Any] | str | bytes | GameRecord, *,
                depth: int = DEFAULT_DEPTH, advice_deals: int = DEFAULT_ADVICE_DEALS,
                advice_seed: int = DEFAULT_ADVICE_SEED, calibrated: bool = True,
                token: CancelToken | None = None, threads: int | None = None,
-               progress: Callable[[int, int], None] | None = None) -> GameGrades:
+               progress: Callable[[int, int], None] | None = None,
+               hands: Sequence[int] | None = None) -> GameGrades:
     """Grade every decision of a game record from the view of the seat that made it: each
     call and declaration by bid advice with the seat's tiles and the calls before it, the
     three-player Moon declaration and discard from the declarer's eight tiles, each play
@@ -1198,9 +1201,11 @@ def grade_game(record: Mapping[str, Any] | str | bytes | GameRecord, *,
         token: Stops the searches (`CancelToken`).
         threads: Search threads (None: one per core).
         progress: Called as ``progress(done, planned)`` after each decision graded.
+        hands: Grade only these hands (their indexes in the record, from 0; a page that
+            grades each hand once it is over); None: every hand.
 
     Returns:
-        The `GameGrades`.
+        The `GameGrades` (its ``hands`` those graded, in the record's order).
 
     Raises:
         PositionError: A bad record or option.
@@ -1217,12 +1222,27 @@ def grade_game(record: Mapping[str, Any] | str | bytes | GameRecord, *,
     settings = _Settings(deals, seed, enumerate_limit, search, depth, advice_deals,
                          advice_seed, calibrated, token, threads).check()
     game = record if isinstance(record, GameRecord) else GameRecord(record)
+    chosen = _chosen_hands(hands, len(game.hands))
     planned = sum(len(h.auction.calls) + len(h.plays) +
                   (0 if h.contract is None else 2 if game.rules.three_handed else 1)
-                  for h in game.hands)
+                  for h in game.hands if h.index in chosen)
     tick = _Ticker(progress, planned)
-    hands = [_grade_game_hand(game, hand, settings, tick) for hand in game.hands]
-    return GameGrades(game, hands, settings.to_json(game.game))
+    graded = [_grade_game_hand(game, hand, settings, tick) for hand in game.hands
+              if hand.index in chosen]
+    return GameGrades(game, graded, settings.to_json(game.game))
+
+
+def _chosen_hands(hands: Sequence[int] | None, count: int) -> set[int]:
+    """The indexes of the hands to grade, checked against the record's ``count``."""
+    if hands is None:
+        return set(range(count))
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
+        raise PositionError("hands", "must be a list of hand indexes", "INVALID_TYPE")
+    for i, k in enumerate(hands):
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < count:
+            raise PositionError(f"hands[{i}]", f"must be a hand of the record, 0.."
+                                f"{count - 1}, not {str(k)[:20]}", "OUT_OF_RANGE")
+    return set(hands)
 
 
 __all__ = ["DEFAULT_ADVICE_DEALS", "DEFAULT_ADVICE_SEED", "DEFAULT_DEALS", "DEFAULT_SEED",

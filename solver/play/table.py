@@ -804,6 +804,40 @@ class Tables:
         table_id, _ = self.read_token(token)
         return self._load(table_id)[0]
 
+    def finished_games(self, tokens: list[str], field: str = "sealed") -> dict[str, Any]:
+        """The finished games of the tables the ``tokens`` name (a person is the tokens
+        it holds: nothing else is listed). A token this key did not sign, or of a table
+        this store does not have, is a `PositionError` naming it (``sealed[2]``).
+
+        Returns:
+            ``{"games": [...], "pending": [...]}``: per finished table, the latest first,
+            ``{"token"`` (the first given for it), ``"record"`` (every hand whole),
+            ``"game"`` (it read), ``"seat"``, ``"practice"``, ``"carried"``,
+            ``"finished"`` (seconds since the epoch)``}``; and the tokens of the tables
+            whose games go on (their hands stay sealed).
+        """
+        first: dict[str, str] = {}
+        for i, token in enumerate(tokens):
+            table_id, _ = self.read_token(token, f"{field}[{i}]")
+            if self.store.load(table_id) is None:
+                raise PositionError(f"{field}[{i}]", "this server has no such table (it was "
+                                    "restarted without its table database?)", "TABLE_UNKNOWN")
+            first.setdefault(table_id, token)
+        games = []
+        done = set()
+        for table_id, state, finished in self.store.finished_of(list(first)):
+            try:
+                table = Table(state)
+                game = table.game
+            except (KeyError, TypeError, ValueError):   # a damaged state: left out
+                continue
+            done.add(table_id)
+            games.append({"token": first[table_id], "record": state["record"], "game": game,
+                          "seat": table.seat, "practice": table.practice,
+                          "carried": table.carried, "finished": finished})
+        return {"games": games,
+                "pending": [token for table_id, token in first.items() if table_id not in done]}
+
     def resume(self, token: str) -> dict[str, Any]:
         """Where the token's table is: ``{"token"`` (its current hand's), ``"record"``
         (as its person may see it), ``"seat"``, ``"bots"``, ``"practice"``,

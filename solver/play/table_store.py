@@ -155,6 +155,20 @@ class TableStore:
                                     "ORDER BY updated DESC LIMIT ?", (limit,)).fetchall()
         return [(table_id, json.loads(state)) for table_id, state in rows]
 
+    def finished_of(self, table_ids: list[str]) -> list[tuple[str, dict[str, Any], float]]:
+        """Of the tables ``table_ids``, those finished, with their state and the time
+        (seconds since the epoch) of their last change, the latest first."""
+        out: list[tuple[str, dict[str, Any], float]] = []
+        ids = list(dict.fromkeys(table_ids))
+        for start in range(0, len(ids), 500):   # SQLite's limit on a query's parameters
+            chunk = ids[start:start + 500]
+            with self._lock:
+                rows = self._db.execute(
+                    "SELECT id, state, updated FROM tables WHERE finished = 1 AND id IN "
+                    f"({', '.join('?' * len(chunk))})", chunk).fetchall()
+            out += [(table_id, json.loads(state), updated) for table_id, state, updated in rows]
+        return sorted(out, key=lambda row: -row[2])
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
