@@ -51,6 +51,10 @@ JOBS: dict[str, Job] = {
                fixed={"threads": 1}),
     "arena": Job(arena_cmd.arena_record, 10),
     "arena-game": Job(arena_cmd.arena_game_record, 2),
+    # A game record is tens of seconds of grading: a chunk is one record.
+    "grade": Job(analyze_cmd.grade_record, 1, ("deals", "seed", "enumerate_limit", "search",
+                                               "depth", "advice_deals", "advice_seed"),
+                 fixed={"threads": 1}),
 }
 
 

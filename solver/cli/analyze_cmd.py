@@ -210,20 +210,64 @@ def _seat_view_settings(args: argparse.Namespace) -> dict:
             if getattr(args, name) is not None:
                 raise InputError(f"--{name.replace('_', '-')}: goes with --seat-view")
         return {}
-    settings = {"deals": DEFAULT_DEALS if args.deals is None else args.deals,
-                "seed": DEFAULT_SEED if args.seed is None else args.seed,
-                "enumerate_limit": DEFAULT_ENUMERATION_LIMIT if args.enumerate_limit is None
-                else args.enumerate_limit,
-                "search": args.search or "double-dummy",
-                "depth": DEFAULT_DEPTH if args.depth is None else args.depth}
+    return check_seat_view_options(deals=args.deals, seed=args.seed,
+                                   enumerate_limit=args.enumerate_limit, search=args.search,
+                                   depth=args.depth)
+
+
+def check_seat_view_options(*, deals: int | None = None, seed: int | None = None,
+                            enumerate_limit: int | None = None, search: str | None = None,
+                            depth: int | None = None) -> dict:
+    """The seat-view options given (None: the default), checked as `t42 analyze
+    --seat-view` and `t42 batch grade` check them, each error naming its option; returns
+    every one, defaults filled in."""
+    settings = {"deals": DEFAULT_DEALS if deals is None else deals,
+                "seed": DEFAULT_SEED if seed is None else seed,
+                "enumerate_limit": DEFAULT_ENUMERATION_LIMIT if enumerate_limit is None
+                else enumerate_limit,
+                "search": search or "double-dummy",
+                "depth": DEFAULT_DEPTH if depth is None else depth}
     check_deal_count("--deals", settings["deals"])
     check_seed(settings["seed"], "--seed")
     check_deal_count("--enumerate-limit", settings["enumerate_limit"], low=0,
                      high=MAX_ENUMERATION_LIMIT)
-    if args.depth is not None and settings["search"] != "postponed":
+    if depth is not None and settings["search"] != "postponed":
         raise InputError("--depth: goes with --search postponed")
     check_deal_count("--depth", settings["depth"], 0, MAX_DEPTH)
     return settings
+
+
+def check_advice_options(advice_deals: int, advice_seed: int) -> None:
+    """--advice-deals and --advice-seed, each error naming its option."""
+    check_deal_count("--advice-deals", advice_deals)
+    if advice_seed < 0:
+        raise PositionError("--advice-seed", f"must be 0 or more, not {advice_seed}",
+                            "INVALID_VALUE")
+
+
+def grade_record(data, *, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED,
+                 enumerate_limit: int = DEFAULT_ENUMERATION_LIMIT,
+                 search: str = "double-dummy", depth: int = DEFAULT_DEPTH,
+                 advice_deals: int = DEFAULT_ADVICE_DEALS,
+                 advice_seed: int = DEFAULT_ADVICE_SEED, threads: int | None = None,
+                 progress: Callable[[int, int], None] | None = None
+                 ) -> tuple[dict, Callable[[], str]]:
+    """One game or hand record graded from each seat's view: (JSON answer, its text's
+    renderer), for `t42 analyze --seat-view` and `t42 batch grade`. A game record is
+    graded hand by hand (`grade_game`), a hand record play by play (`grade_hand`; with
+    complete plays its hands may be left out). ``threads`` does not change a figure."""
+    settings = {"deals": deals, "seed": seed, "enumerate_limit": enumerate_limit,
+                "search": search, "depth": depth}
+    if is_game_record(data):
+        graded = grade_game(data, advice_deals=advice_deals, advice_seed=advice_seed,
+                            threads=threads, progress=progress, **settings)
+        return graded.to_json(), lambda: format_game_grades(graded)
+    if isinstance(data, dict) and not isinstance(data.get("hands", {}), list):
+        data = fill_hands(data)
+    hand = grade_hand(data, threads=threads, progress=progress, **settings)
+    assert hand.analysis is not None
+    return hand.to_json(), lambda: format_hand_record_grades(
+        hand, _header(hand.analysis))   # type: ignore[arg-type]
 
 
 def seat_view_document(settings: dict, advice_deals: int, advice_seed: int,
@@ -235,25 +279,14 @@ def seat_view_document(settings: dict, advice_deals: int, advice_seed: int,
     def handle(data) -> tuple[dict, Callable[[], str]]:
         with working(f"t42 analyze --seat-view: record {next(count)}", progress,
                      "decisions") as meter:
-            if is_game_record(data):
-                graded = grade_game(data, advice_deals=advice_deals, advice_seed=advice_seed,
-                                    progress=meter, **settings)
-                return graded.to_json(), lambda: format_game_grades(graded)
-            if isinstance(data, dict) and not isinstance(data.get("hands", {}), list):
-                data = fill_hands(data)
-            hand = grade_hand(data, progress=meter, **settings)
-            assert hand.analysis is not None
-            return hand.to_json(), lambda: format_hand_record_grades(
-                hand, _header(hand.analysis))   # type: ignore[arg-type]
+            return grade_record(data, advice_deals=advice_deals, advice_seed=advice_seed,
+                                progress=meter, **settings)
     return handle
 
 
 @guarded
 def run_analyze(args: argparse.Namespace) -> int:
-    check_deal_count("--advice-deals", args.advice_deals)
-    if args.advice_seed < 0:
-        raise PositionError("--advice-seed", f"must be 0 or more, not {args.advice_seed}",
-                            "INVALID_VALUE")
+    check_advice_options(args.advice_deals, args.advice_seed)
     settings = _seat_view_settings(args)
     if args.seat_view:
         # Each record draws its own progress line (decisions graded), not the records'.

@@ -10,8 +10,11 @@ import sys
 from ..batch.jobs import JOBS
 from ..batch.run import CONNECT_TIMEOUT
 from ..game.errors import quoted
+from ..hidden.coaching import SEARCHES
 from ..hidden.hint import OBJECTIVES
 from ..hidden.inference import MODES as INFERENCE_MODES
+from ..hidden.game_analysis import DEFAULT_ADVICE_DEALS, DEFAULT_ADVICE_SEED
+from .analyze_cmd import check_advice_options, check_seat_view_options
 from .common import EXIT_BAD_INPUT, EXIT_OK, guarded
 
 #: Longest --connect-timeout (a day).
@@ -20,7 +23,8 @@ MAX_CONNECT_TIMEOUT = 86400.0
 JOB_OPTIONS = {"best_only": "--best-only", "bid": "--bid", "trump": "--trump",
                "deals": "--deals", "seed": "--seed", "objective": "--objective",
                "enumerate_limit": "--enumerate-limit", "threshold": "--threshold",
-               "inference": "--inference"}
+               "inference": "--inference", "search": "--search", "depth": "--depth",
+               "advice_deals": "--advice-deals", "advice_seed": "--advice-seed"}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,12 +61,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--best-only", action="store_true", help="solve: score only the optimal moves")
     p.add_argument("--bid", type=int, help="make-or-set: the bid to test")
     p.add_argument("--trump", metavar="NAME", help="discard: one declaration")
-    p.add_argument("--deals", type=int, help="hint, bid: deals to sample per record")
+    p.add_argument("--seat-view", action="store_true",
+                   help="analyze: grade every decision from its seat's view, as `t42 analyze "
+                        "--seat-view` does (the job grade)")
+    p.add_argument("--deals", type=int, help="hint, bid, grade: deals to sample per record "
+                                             "(grade: per play)")
     p.add_argument("--seed", type=int, help="hint, bid: seed of every record's deals "
-                                            "(default: a fresh one per record, reported)")
+                                            "(default: a fresh one per record, reported); "
+                                            "grade: of every play's deals (default 42)")
     p.add_argument("--objective", choices=OBJECTIVES, help="hint: rank moves by P(make) or by mean")
     p.add_argument("--enumerate-limit", type=int, metavar="N",
-                   help="hint: score every consistent deal when there are at most N")
+                   help="hint, grade: score every consistent deal when there are at most N")
+    p.add_argument("--search", choices=SEARCHES,
+                   help="grade: how a play is valued on each deal (default double-dummy)")
+    p.add_argument("--depth", type=int, metavar="D",
+                   help="grade with --search postponed: the seat's next decisions searched")
+    p.add_argument("--advice-deals", type=int, metavar="N",
+                   help="grade: deals of bid advice per call (default 100)")
+    p.add_argument("--advice-seed", type=int, metavar="S",
+                   help="grade: the seed of bid advice's deals (default 42)")
     p.add_argument("--threshold", type=float, help="bid: P(make) a recommended bid needs")
     p.add_argument("--inference", choices=INFERENCE_MODES,
                    help="hint, bid: weigh the deals by the auction and the plays (bid: off or "
@@ -83,7 +100,12 @@ def _seconds(text: str) -> float:
 
 
 def _job_options(args: argparse.Namespace) -> dict:
-    """The options given on the command line; refuses one the job does not take."""
+    """The options given on the command line; refuses one the job does not take, and
+    checks those of grade as `t42 analyze --seat-view` does, before any work."""
+    if args.seat_view:
+        if args.job not in ("analyze", "grade"):
+            raise _UsageError(f"--seat-view is not an option of {args.job}")
+        args.job = "grade"      # `t42 batch analyze --seat-view` is the job grade
     options = {}
     for name, flag in JOB_OPTIONS.items():
         value = getattr(args, name)
@@ -92,6 +114,11 @@ def _job_options(args: argparse.Namespace) -> dict:
         if name not in JOBS[args.job].options:
             raise _UsageError(f"{flag} is not an option of {args.job}")
         options[name] = value
+    if args.job == "grade":
+        check_seat_view_options(**{k: v for k, v in options.items()
+                                   if k not in ("advice_deals", "advice_seed")})
+        check_advice_options(options.get("advice_deals", DEFAULT_ADVICE_DEALS),
+                             options.get("advice_seed", DEFAULT_ADVICE_SEED))
     return options
 
 
