@@ -246,6 +246,7 @@
     state.table = where.sealed;
     state.practice = Boolean(where.practice);
     state.seeds = [];
+    state.grades = {};
     state.whos = state.record.hands.map(ownersOf);
     state.progress = [];
     state.decisions = [];
@@ -266,7 +267,7 @@
       setPhase(over ? "game-over" : "hand-over");
       drawAll();
       $("next-panel").hidden = over;
-      if (over) showFinal();
+      if (over) finishGame();
       await showHand(state.record.hands.length - 1);
       return true;
     }
@@ -841,9 +842,17 @@
     setPhase(over ? "game-over" : "hand-over");
     drawAll();
     $("next-panel").hidden = over;
-    if (over) showFinal();
+    if (over) finishGame();
     else $("status").textContent = "Hand over. Read the analysis, then play the next hand.";
     await showHand(k);
+  }
+
+  /** The game is won: the final score, the table's token kept among this browser's
+   * finished games (the page of finished games lists them), the person's game graded. */
+  function finishGame() {
+    showFinal();
+    if (state.table) T42Coach.addFinished(state.table);
+    showGameGrades();
   }
 
   function showFinal() {
@@ -908,6 +917,7 @@
     $("replay-button").setAttribute("aria-expanded", "false");
     $("replay-button").hidden = !hand.contract;
     document.body.dataset.analysis = "pending";
+    showGrades(k);
     const analysis = hand.contract ? analyzeHand(hand) : Promise.resolve(null);
     const advice = adviseCalls(hand);
     try {
@@ -918,6 +928,132 @@
     } catch (err) {
       showError(err);
       document.body.dataset.analysis = "error";
+    }
+  }
+
+  // ------------------------------------------- the person's decisions, graded
+
+  /** The grades (GradeGame's HandGrades) of finished hands ks, each asked once: the
+   * finished hands' record, only those hands graded, with the coaching options. */
+  function gradesOf(ks) {
+    const grades = state.grades || (state.grades = {});
+    const missing = ks.filter((k) => !grades[k]);
+    if (missing.length) {
+      const asked = rpc("GradeGame", T42Coach.gradeRequest(recordToProto(finishedRecord()), missing))
+        .then((answer) => Object.fromEntries((answer.hands || []).map((h) => [h.hand || 0, h])));
+      for (const k of missing) grades[k] = asked.then((byHand) => byHand[k]);
+      asked.catch(() => { for (const k of missing) delete grades[k]; });
+    }
+    return Promise.all(ks.map((k) => grades[k]));
+  }
+
+  const fixed = (x, places = 2) => Number(x || 0).toFixed(places);
+  const signed = (x, places = 2) => `${Number(x || 0) >= 0 ? "+" : "-"}${Math.abs(Number(x || 0)).toFixed(places)}`;
+  const DECISION_OF_ENUM = { DECISION_KIND_CALL: "call", DECISION_KIND_DECLARATION: "declaration",
+    DECISION_KIND_DISCARD: "discard", DECISION_KIND_PLAY: "play" };
+
+  /** What a graded decision gave up against the best option, in words: in points (tricks)
+   * and in expected marks, each with its paired 95% interval. */
+  function lossWords(d, unit) {
+    const range = (l) => (l.exact ? "exact" : l.low != null ? `95% ${fixed(l.low)} to ${fixed(l.high)}` : "no interval");
+    const parts = [];
+    if (d.loss) parts.push(`${fixed(d.loss.value)} ${unit} (${range(d.loss)})`);
+    if (d.marksLoss) parts.push(`${fixed(d.marksLoss.value)} marks (${range(d.marksLoss)})`);
+    return parts.join(", ");
+  }
+
+  /** The person's calls and plays of finished hand k, each graded from its seat's view
+   * (mistake or fine; for a mistake the better option and what the choice gave up), and
+   * the hand's luck for the person's side. */
+  async function showGrades(k) {
+    const body = $("grades").tBodies[0];
+    body.innerHTML = "";
+    $("grades-summary").textContent = "Grading your calls and plays\u2026";
+    document.body.dataset.grades = "pending";
+    try {
+      const [h] = await gradesOf([k]);
+      if (state.shown?.index !== k) return;
+      drawGrades(h);
+      document.body.dataset.grades = "shown";
+    } catch (err) {
+      if (state.shown?.index !== k) return;
+      $("grades-summary").textContent = "";
+      document.body.dataset.grades = "error";
+      showError(err);
+    }
+  }
+
+  function drawGrades(h) {
+    const me = state.settings?.seat || "S";
+    const mine = T42Coach.personOf(h, me);
+    const unit = mine.unit;
+    const body = $("grades").tBodies[0];
+    body.innerHTML = "";
+    let n = 0;
+    for (const d of (h.decisions || []).filter((x) => x.seat === SEAT_ENUM[me])) {
+      n += 1;
+      const kind = DECISION_OF_ENUM[d.kind];
+      const method = d.method || "";
+      const grade = method === "GRADE_METHOD_UNGRADED" ? "not graded" : method === "GRADE_METHOD_FORCED" ? "forced" :
+        d.mistake ? "mistake" : "fine";
+      const what = kind === "play" ? `play, trick ${d.trick || 0}` : kind === "declaration" ? "trump" : kind;
+      // The better option when the choice gave something up on these deals (a call that
+      // risks less than the advice gives up nothing: its loss is below 0).
+      const gaveUp = (d.loss?.value || 0) > 0 || (d.marksLoss?.value || 0) > 0;
+      const better = method === "GRADE_METHOD_UNGRADED" ? (d.note || "") : !gaveUp ? "\u2013" :
+        d.best && d.best !== d.choice ? `${d.best}: yours gave up ${lossWords(d, unit)}` :
+          `${d.bestForMake} (likelier to reach your side's goal): yours gave up ${lossWords(d, unit)}`;
+      body.append(el("tr", {
+        class: d.mistake ? "mistake" : "", "data-kind": kind, "data-index": String(d.index || 0),
+        "data-choice": d.choice, "data-grade": grade, "data-best": d.best || "",
+        "data-loss": d.loss ? fixed(d.loss.value) : "", "data-marks-loss": d.marksLoss ? fixed(d.marksLoss.value) : "",
+      }, `<td>${n}</td><td>${esc(what)}</td><td>${esc(d.choice)}</td>` +
+        `<td class="grade">${grade}</td><td class="better">${esc(better)}</td>`));
+    }
+    const mood = mine.luck > 0.005 ? "lucky" : mine.luck < -0.005 ? "unlucky" : "neither lucky nor unlucky";
+    const mistakes = `${mine.mistakes} mistake${mine.mistakes === 1 ? "" : "s"}`;
+    $("grades-summary").innerHTML = `${mine.decisions} of your decisions graded, ${mistakes}. ` +
+      (h.contract ? `<span id="grades-luck" data-luck="${fixed(mine.luck)}">Luck: ${signed(mine.luck)} ${unit} for your side (${mood})</span>, ` +
+        `the deal's share of the hand's double-dummy change (in the declaring side's ${unit}: from ${h.ddStart || 0} at the start to ${h.finalValue || 0}, ` +
+        `skill ${signed(h.skill)} + luck ${signed(h.luck)} = ${signed(h.ddChange || 0, 0)}).` :
+        "No play: the hand was thrown in.") +
+      ` Over ${T42Coach.options.deals} deals of seed ${T42Coach.options.seed} a play, bid advice over ${T42Coach.options.adviceDeals} a call; a mistake is a loss whose 95% interval lies above 2 points (half a trick) or a quarter of a mark.`;
+  }
+
+  /** At the game's end: the person's decisions, mistakes, loss and luck hand by hand. */
+  async function showGameGrades() {
+    const box = $("game-grades");
+    box.hidden = false;
+    const body = $("game-grades-table").tBodies[0];
+    body.innerHTML = "";
+    $("game-grades-summary").textContent = "Grading your game\u2026";
+    document.body.dataset.gameGrades = "pending";
+    const run = state.run;
+    try {
+      const n = finishedRecord().hands.length;
+      const hands = await gradesOf([...Array(n).keys()]);
+      if (run !== state.run) return;
+      const me = state.settings?.seat || "S";
+      const mine = hands.map((h) => T42Coach.personOf(h, me));
+      if (state.table) T42Coach.keep(state.table, mine);
+      const total = { decisions: 0, mistakes: 0, marksLoss: 0, loss: 0, luck: 0 };
+      for (const m of mine) {
+        for (const key of Object.keys(total)) total[key] += m[key];
+        body.append(el("tr", { "data-hand": String(m.hand + 1) },
+          `<td>${m.hand + 1}</td><td>${m.decisions}</td><td>${m.mistakes}</td><td>${fixed(m.marksLoss)}</td>` +
+          `<td>${fixed(m.loss)}</td><td>${signed(m.luck)}</td>`));
+      }
+      const perHand = (x) => fixed(n ? x / n : 0);
+      $("game-grades-summary").innerHTML = `<span id="game-grades-total" data-decisions="${total.decisions}" data-mistakes="${total.mistakes}" ` +
+        `data-marks-loss="${perHand(total.marksLoss)}" data-luck="${fixed(total.luck)}">${total.decisions} decisions graded, ` +
+        `${total.mistakes} mistake${total.mistakes === 1 ? "" : "s"}; ${perHand(total.marksLoss)} expected marks lost a hand ` +
+        `(${perHand(total.loss)} points or tricks); luck ${signed(total.luck)} for your side over ${n} hand${n === 1 ? "" : "s"}.</span>`;
+      document.body.dataset.gameGrades = "shown";
+    } catch (err) {
+      if (run !== state.run) return;
+      $("game-grades-summary").textContent = "";
+      document.body.dataset.gameGrades = "error";
+      showError(err);
     }
   }
 
@@ -1308,6 +1444,8 @@
     if (s.game === "moon") state.record = { game: "moon", players: s.players, rules: s.rules, first_shaker: s.shaker, hands: [] };
     state.pad = null;
     state.table = null;   // a new table for this game
+    state.grades = {};
+    $("game-grades").hidden = true;
     state.seeds = [];
     state.whos = [];
     state.progress = [];
@@ -1364,6 +1502,8 @@
       return;
     }
     state.seeds = [];
+    state.grades = {};
+    $("game-grades").hidden = true;
     state.whos = record.hands.map(ownersOf);
     state.progress = [];
     // Each hand's tricks, winners and points as the service counts them.
