@@ -442,7 +442,7 @@ def test_report_refuses_another_job(batch_runs):
     _, _, out = batch_runs("solve")
     done = t42("report", str(out))
     assert done.returncode == 2
-    assert done.stderr.strip() == f"t42: error: {out} holds a batch run of solve, not analyze"
+    assert done.stderr.strip() == f"t42: error: {out} holds a batch run of solve, not analyze or grade"
 
 
 def test_batch_hint_and_bid_take_inference_as_the_commands_do(scheduler, tmp_path):

@@ -271,7 +271,9 @@ SECTIONS = (
 )
 
 
-def _grid(rows: list[list[str]]) -> list[str]:
+def grid(rows: list[list[str]]) -> list[str]:
+    """The text lines of a table of ``rows`` (a header row first), each column as wide as
+    its widest cell: the first to the left, the others to the right."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  " + "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
                              for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
@@ -282,13 +284,14 @@ def format_report(report: Report) -> str:
     lines = [f"{report.hands} hands" + (f", {report.errors} bad records left out"
                                         if report.errors else "")]
     for title, rows in SECTIONS:
-        lines += ["", title] + _grid(rows(report))
+        lines += ["", title] + grid(rows(report))
     return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ HTML
 
-def _svg(figure) -> str:
+def svg_of(figure: "matplotlib.figure.Figure") -> str:  # noqa: F821
+    """A matplotlib ``figure`` as an SVG element to inline in a page."""
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", bbox_inches="tight")
     text = buffer.getvalue()
@@ -310,7 +313,7 @@ def charts(report: Report) -> list[tuple[str, str]]:
            color="#c0504d")
     ax.set_ylabel("mean cost per hand")
     ax.set_title("Cost per hand by player")
-    out.append(("Cost per hand by player", _svg(fig)))
+    out.append(("Cost per hand by player", svg_of(fig)))
 
     names = list(report.declarations)
     fig = Figure(figsize=(7, 3.2))
@@ -325,7 +328,7 @@ def charts(report: Report) -> list[tuple[str, str]]:
     ax.set_ylim(0, 100)
     ax.legend()
     ax.set_title("Make rate by declaration")
-    out.append(("Make rate by declaration", _svg(fig)))
+    out.append(("Make rate by declaration", svg_of(fig)))
 
     fig = Figure(figsize=(7, 3.2))
     ax = fig.add_subplot()
@@ -334,11 +337,12 @@ def charts(report: Report) -> list[tuple[str, str]]:
     ax.set_xlabel("trick")
     ax.set_ylabel("total cost")
     ax.set_title("Cost by trick")
-    out.append(("Cost by trick", _svg(fig)))
+    out.append(("Cost by trick", svg_of(fig)))
     return out
 
 
-def _html_table(rows: list[list[str]]) -> str:
+def html_table(rows: list[list[str]]) -> str:
+    """An HTML table of ``rows`` (a header row first), every cell escaped."""
     head = "".join(f"<th>{html.escape(c)}</th>" for c in rows[0])
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
                    for row in rows[1:])
@@ -357,7 +361,7 @@ def write_html(report: Report, out: TextIO, title: str = "Texas 42 hand analysis
              f"<p>{report.hands} hands" + (f", {report.errors} bad records left out"
                                            if report.errors else "") + "</p>"]
     for (section, rows), (chart_title, svg) in zip(SECTIONS, charts(report)):
-        parts += [f"<h2>{html.escape(section)}</h2>", _html_table(rows(report)),
+        parts += [f"<h2>{html.escape(section)}</h2>", html_table(rows(report)),
                   f"<figure class=\"chart\" title=\"{html.escape(chart_title)}\">{svg}</figure>"]
     parts.append("</body></html>\n")
     out.write("\n".join(parts))
