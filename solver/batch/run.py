@@ -23,7 +23,7 @@ import sys
 import time
 import uuid
 from dataclasses import asdict, dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..game.errors import quoted
 from .chunks import Chunk, open_input, read_chunks
@@ -34,6 +34,8 @@ from .store import BatchError, OutputDir, Part
 HOLD_ENV = "T42_BATCH_HOLD"
 #: Seconds to wait for the scheduler of ``--scheduler`` to answer (Dask's default is 30).
 CONNECT_TIMEOUT = 3.0
+#: How often `dask_map` runs a task again elsewhere when its worker died.
+TASK_RETRIES = 3
 
 
 class ChunksFailed(BatchError):
@@ -322,6 +324,30 @@ QUIET_DASK = {
 #: main thread waits in Dask; a worker the nanny restarts later (one that
 #: died) is spawned, as Dask does by default.
 FORK_AT_START = {"distributed.worker.multiprocessing-method": "fork"}
+
+
+@contextlib.contextmanager
+def dask_map(scheduler: str, connect_timeout: float = CONNECT_TIMEOUT
+             ) -> Iterator[Callable[[Callable[[Any], Any], list[Any]], Iterator[Any]]]:
+    """A ``map_unordered(function, items)`` on the Dask cluster at ``scheduler``: each
+    item is a task (run again elsewhere if its worker dies), its result yielded as it
+    is done; `BatchError` when the scheduler does not answer.
+
+    Args:
+        scheduler: The scheduler's address (``tcp://host:port``).
+        connect_timeout: Seconds the scheduler has to answer.
+    """
+    from distributed import as_completed
+
+    with _client(scheduler, None, connect_timeout) as client:
+        def map_unordered(function: Callable[[Any], Any], items: list[Any]) -> Iterator[Any]:
+            futures = client.map(function, items, pure=False, retries=TASK_RETRIES)
+            try:
+                for future in as_completed(futures):
+                    yield future.result()
+            finally:
+                client.cancel(futures)
+        yield map_unordered
 
 
 @contextlib.contextmanager

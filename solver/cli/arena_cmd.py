@@ -4,6 +4,7 @@ games (``--games``); statistics of who did better."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -11,6 +12,7 @@ import stat
 import sys
 from typing import Any, BinaryIO, Callable, Iterator
 
+from ..batch.store import BatchError
 from ..game.errors import PositionError, quoted
 from ..game.game_record import read_game
 from ..game.jsondoc import parse_json
@@ -69,6 +71,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=default_threads(),
                    help=f"processes playing pairs in parallel, 1..{MAX_WORKERS}; no more are "
                         "started than there are cores or pairs (default: one per core)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="with --games: play the games on the Dask cluster at ADDRESS "
+                        "(tcp://host:port, as t42 batch takes it; each worker starts its "
+                        "own bot processes); the records and the figures are those of a "
+                        "local run at the same seed, and --records resumes as it does here")
     p.add_argument("--records", metavar="FILE",
                    help="write every hand (--games: every game, a game record) played to "
                         "FILE as JSON Lines as it is played; --games resumes from the "
@@ -273,7 +280,8 @@ def run_arena_cmd(args: argparse.Namespace) -> int:
     if args.games is not None:
         return run_games_cmd(args, programs)
     for flag, given in (("--game", args.game != "42"), ("--rules", args.rules is not None),
-                        ("--advice-deals", args.advice_deals != 100)):
+                        ("--advice-deals", args.advice_deals != 100),
+                        ("--scheduler", args.scheduler is not None)):
         if given:
             return _refuse(f"{flag}: only with --games")
     for name in (args.a, args.b):
@@ -402,6 +410,18 @@ def _resume(path: str, run: GameArenaRun, first: int, games: int
     return kept, sum(1 for i in indices if first <= i < first + games), notes
 
 
+@contextlib.contextmanager
+def _cluster(scheduler: str | None) -> Iterator[Any]:
+    """``map_unordered`` on the Dask cluster at ``scheduler`` (`solver.batch.run.dask_map`),
+    or None: the games are played here."""
+    if scheduler is None:
+        yield None
+        return
+    from ..batch.run import dask_map
+    with dask_map(scheduler) as map_unordered:
+        yield map_unordered
+
+
 def run_games_cmd(args: argparse.Namespace, programs: dict[str, ProgramSpec]) -> int:
     """`t42 arena A B --games N`: the game arena."""
     for flag, given in (("--contract", bool(args.contract)), ("--deals", args.deals)):
@@ -434,11 +454,15 @@ def run_games_cmd(args: argparse.Namespace, programs: dict[str, ProgramSpec]) ->
     try:
         progress = None if args.no_progress else \
             stderr_progress(f"{args.a} vs {args.b}", "games")
-        played = run_game_arena(run, args.games, workers=args.workers, skip=done,
-                                progress=progress, sink=out.write) \
-            if len(done & set(range(args.games))) < args.games else []
+        with _cluster(args.scheduler) as map_unordered:
+            played = run_game_arena(run, args.games, workers=args.workers, skip=done,
+                                    progress=progress, sink=out.write,
+                                    map_unordered=map_unordered) \
+                if len(done & set(range(args.games))) < args.games else []
     except BotError as exc:
         return _bot_failed(exc, args.records)
+    except BatchError as exc:   # a scheduler that does not answer
+        return _refuse(f"--scheduler: {str(exc).replace(' (--connect-timeout)', '')}")
     finally:
         out.close()
     wanted = [r for r in kept if r["meta"]["arena"]["index"] < args.games] + played

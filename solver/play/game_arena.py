@@ -222,8 +222,9 @@ def check_game_run(run: GameArenaRun, games: int, workers: int, first_game: int 
 def run_game_arena(run: GameArenaRun, games: int, *, workers: int = 1, first_game: int = 0,
                    skip: Iterable[int] = (),
                    progress: Callable[[int, int], None] | None = None,
-                   sink: Callable[[list[dict[str, Any]]], None] | None = None
-                   ) -> list[dict[str, Any]]:
+                   sink: Callable[[list[dict[str, Any]]], None] | None = None,
+                   map_unordered: Callable[[Callable[[Any], Any], list[Any]], Iterable[Any]]
+                   | None = None) -> list[dict[str, Any]]:
     """Play duplicate games ``first_game`` .. ``first_game + games - 1`` (but those in
     ``skip``, already played); the records of each, two per game, by game then table.
 
@@ -238,6 +239,10 @@ def run_game_arena(run: GameArenaRun, games: int, *, workers: int = 1, first_gam
         skip: Indices already played.
         progress: Called with (done, total) after each game.
         sink: Receives each game's two records as soon as it is played.
+        map_unordered: Plays the games elsewhere: called with the function that plays one
+            game and the games' jobs, it yields each job's result as it is done (in any
+            order), e.g. on a Dask cluster (``t42 arena --scheduler``); None: here, in
+            ``workers`` processes.
 
     Returns:
         Game records (dicts, docs/formats.md) with ``meta.arena`` naming the run,
@@ -265,7 +270,10 @@ def run_game_arena(run: GameArenaRun, games: int, *, workers: int = 1, first_gam
         if progress:
             progress(k + 1, len(todo))
 
-    if n == 1:
+    if map_unordered is not None:
+        for k, records in enumerate(map_unordered(_game_job, list(jobs))):
+            take(records, k)
+    elif n == 1:
         for k, job in enumerate(jobs):
             take(_game_job(job), k)
     else:
