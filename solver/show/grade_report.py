@@ -158,6 +158,7 @@ class WorstDecision:
         return {"player": self.player, "line": self.line, "id": self.id, "hand": self.hand,
                 "kind": d["kind"], "index": d["index"], "trick": d.get("trick"),
                 "seat": d["seat"], "choice": d["choice"], "best": d.get("best"),
+                "best_for_make": d.get("best_for_make"),
                 "marks_loss": d.get("marks_loss"), "loss": d.get("loss"),
                 "unit": d.get("unit"), "mistake": d["mistake"]}
 
@@ -448,32 +449,39 @@ def player_rows(report: GradeReport) -> list[list[str]]:
 
 
 def phase_rows(report: GradeReport) -> list[list[str]]:
-    """Per player and phase: decisions, mistakes and marks lost per seat-hand."""
-    rows = [["player", "phase", "decisions/hand", "mistakes/hand", "marks lost/hand"]]
+    """Per player (a row) and phase (a column): decisions per seat-hand, and in brackets
+    mistakes per seat-hand."""
+    rows = [["player"] + list(PHASES)]
     for name, p in report.ranked_players():
-        for phase, f in p.phases.items():
-            rows.append([name, phase, f"{p.per_hand(f.decisions):.2f}",
-                         f"{p.per_hand(f.mistakes):.3f}", f"{p.per_hand(f.marks_lost):.3f}"])
+        rows.append([name] + [f"{p.per_hand(f.decisions):.2f} ({p.per_hand(f.mistakes):.3f})"
+                              for f in p.phases.values()])
     return rows
 
 
 def worst_rows(report: GradeReport) -> list[list[str]]:
-    """The worst decisions, by marks lost (a header row first)."""
-    rows = [["player", "where", "seat", "decision", "best", "marks lost", "points lost"]]
+    """The worst decisions, by marks lost (a header row first): the best option by the mean
+    (the points loss is against it) and, for plays, the one likeliest to reach the side's
+    goal (the marks loss is against it), each when another than the choice."""
+    rows = [["player", "where", "seat", "decision", "best", "for make", "marks lost",
+             "points lost"]]
     for w in report.worst:
         d = w.decision
         what = d["choice"] if d["kind"] in ("call", "play") else f"{d['kind']} {d['choice']}"
         points = "-" if not d.get("loss") or d["kind"] == "call" else \
             f"{w.points_lost:.2f} {d.get('unit') or ''}".rstrip()
+        best, for_make = d.get("best"), d.get("best_for_make")
         rows.append([("* " if d["mistake"] else "") + w.player, w.where(), d["seat"], what,
-                     str(d.get("best") or "-"), f"{w.marks_lost:.2f}", points])
+                     "" if best == d["choice"] else str(best or "-"),
+                     "" if for_make in (d["choice"], best) or d["kind"] == "call"
+                     else str(for_make or "-"),
+                     f"{w.marks_lost:.2f}", points])
     return rows
 
 
 SECTIONS = (
     ("Players (per seat-hand: marks lost by every decision, points lost by the plays, "
      "their side's luck; 95% t intervals)", player_rows),
-    ("Decisions by phase (per seat-hand)", phase_rows),
+    ("Decisions per seat-hand by phase (mistakes per seat-hand in brackets)", phase_rows),
     ("Worst decisions (by marks lost; * a mistake)", worst_rows),
 )
 
