@@ -61,11 +61,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_report)
 
 
-def _results(source: Path) -> Path:
-    """The analysis or grading lines of ``source``; refuses a batch run of another job."""
+def _results(source: Path) -> tuple[Path, bool]:
+    """The analysis or grading lines of ``source``, and whether they are gradings: as the
+    batch run's job says, else as the first line that is no error line shows. Refuses a
+    batch run of another job."""
     if not source.is_dir():
-        return source
+        if not source.is_file():    # a pipe is read once: as analyses, as it always was
+            return source, False
+        first = _first_object(source)
+        return source, first is not None and is_grading(first)
     settings = source / "batch.json"
+    job = "analyze"
     if settings.exists():
         job = _batch_job(settings)
         if job not in ("analyze", "grade"):
@@ -73,7 +79,7 @@ def _results(source: Path) -> Path:
     results = source / "results.jsonl"
     if not results.exists():
         raise _ReportError(f"{source} has no results.jsonl (is the batch run finished?)")
-    return results
+    return results, job == "grade"
 
 
 def _batch_job(settings: Path) -> str:
@@ -183,10 +189,9 @@ def run_report(args: argparse.Namespace) -> int:
                                        worst)
             where = f"{args.source} (graded)"
         else:
-            results = _results(Path(args.source))
+            results, grades = _results(Path(args.source))
             where = str(results)
-            first = _first_object(results)
-            if first is not None and is_grading(first):
+            if grades:
                 with open(results, "rb") as lines:
                     report = read_grade_report(lines, worst)
             else:
