@@ -36,7 +36,7 @@ METHOD_ENUM = {"enumerated": coach_pb.GRADE_METHOD_ENUMERATED,
 KIND_OF_ENUM = {v: k for k, v in KIND_ENUM.items()}
 METHOD_OF_ENUM = {v: k for k, v in METHOD_ENUM.items()}
 UNIT_OF_ENUM = {v: k for k, v in convert.UNITS.items()}
-#: A grading call's most tokens (ListFinishedGames).
+#: The most tokens a ListFinishedGames call takes.
 MAX_TOKENS = 500
 
 
@@ -165,11 +165,13 @@ def settings_to_proto(settings: Mapping[str, Any]) -> coach_pb.GradeSettings:
 
 
 def hand_response(h: HandGrades) -> coach_pb.GradeHandResponse:
+    """`grade_hand`'s answer as the GradeHand response (its settings beside it)."""
     return coach_pb.GradeHandResponse(grades=hand_grades_to_proto(h),
                                       settings=settings_to_proto(h.settings))
 
 
 def game_response(g: GameGrades) -> coach_pb.GradeGameResponse:
+    """`grade_game`'s answer as the GradeGame response."""
     return coach_pb.GradeGameResponse(hands=[hand_grades_to_proto(h) for h in g.hands],
                                       settings=settings_to_proto(g.settings))
 

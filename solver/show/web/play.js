@@ -247,6 +247,7 @@
     state.practice = Boolean(where.practice);
     state.seeds = [];
     state.grades = {};
+    state.atTable = true;
     state.whos = state.record.hands.map(ownersOf);
     state.progress = [];
     state.decisions = [];
@@ -917,7 +918,9 @@
     $("replay-button").setAttribute("aria-expanded", "false");
     $("replay-button").hidden = !hand.contract;
     document.body.dataset.analysis = "pending";
-    showGrades(k);
+    // The person's grades, for a game played here (a loaded record is no one's).
+    $("grades-box").hidden = !state.atTable;
+    if (state.atTable) showGrades(k);
     const analysis = hand.contract ? analyzeHand(hand) : Promise.resolve(null);
     const advice = adviseCalls(hand);
     try {
@@ -1445,6 +1448,7 @@
     state.pad = null;
     state.table = null;   // a new table for this game
     state.grades = {};
+    state.atTable = true;
     $("game-grades").hidden = true;
     state.seeds = [];
     state.whos = [];
@@ -1503,6 +1507,7 @@
     }
     state.seeds = [];
     state.grades = {};
+    state.atTable = false;   // a record loaded to replay: no one's grades to show
     $("game-grades").hidden = true;
     state.whos = record.hands.map(ownersOf);
     state.progress = [];
@@ -1545,6 +1550,7 @@
     if (s.players === 3 && s.seat === "W") s.seat = "S";
     state.settings = s;
     state.table = null;   // a new table, which carries the loaded hands on the record's word
+    state.atTable = true;   // the person's seat from here on (the loaded hands: graded from it too)
     state.actions = 0;
     state.continuing = false;
     $("next-hand").hidden = false;
