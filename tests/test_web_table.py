@@ -103,7 +103,8 @@ def test_a_decided_hand_plays_itself_out(page_table, web_server, size):
     # themselves (the log says so).
     mine_after = "the hand plays itself out" in log
     asked = [a for m, _, a in t.answers if m == "CheckGame"
-             and a.get("progress", {}).get("over") and a.get("next", {}).get("seat") == "SEAT_SOUTH"]
+             and a.get("progress", {}).get("over")
+             and a.get("next") == {"seat": "SEAT_SOUTH", "action": "GAME_ACTION_PLAY"}]
     assert mine_after == bool(asked)
 
 
