@@ -360,7 +360,7 @@ def test_batch_local_cluster_never_starts_more_workers_than_cores(monkeypatch):
     pytest.importorskip("distributed")
     import distributed
 
-    from solver.batch import run
+    from solver.batch import cluster
 
     started = []
 
@@ -373,6 +373,6 @@ def test_batch_local_cluster_never_starts_more_workers_than_cores(monkeypatch):
     cores = len(os.sched_getaffinity(0))
     for asked, expected in ((1024, cores), (1, 1), (None, cores)):
         with pytest.raises(RuntimeError, match="stop here"):
-            with run._client(None, asked):
+            with cluster._client(None, asked):
                 pass
         assert started.pop() == expected

@@ -412,12 +412,12 @@ def _resume(path: str, run: GameArenaRun, first: int, games: int
 
 @contextlib.contextmanager
 def _cluster(scheduler: str | None) -> Iterator[Any]:
-    """``map_unordered`` on the Dask cluster at ``scheduler`` (`solver.batch.run.dask_map`),
+    """``map_unordered`` on the Dask cluster at ``scheduler`` (`solver.batch.cluster.dask_map`),
     or None: the games are played here."""
     if scheduler is None:
         yield None
         return
-    from ..batch.run import dask_map
+    from ..batch.cluster import dask_map
     with dask_map(scheduler) as map_unordered:
         yield map_unordered
 

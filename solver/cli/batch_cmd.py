@@ -8,7 +8,7 @@ import signal
 import sys
 
 from ..batch.jobs import JOBS
-from ..batch.run import CONNECT_TIMEOUT
+from ..batch.cluster import CONNECT_TIMEOUT
 from ..game.errors import quoted
 from ..hidden.coaching import SEARCHES
 from ..hidden.hint import OBJECTIVES
