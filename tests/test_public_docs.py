@@ -171,7 +171,7 @@ DOCUMENTED_MODULES = ["solver.game.auction", "solver.game.bid_request", "solver.
                       "solver.game.completions", "solver.hidden.call_model",
                       "solver.play.processes", "solver.show.svg",
                       "solver.show.diagram", "solver.show.report", "solver.show.grade_report",
-                      "solver.batch.run",
+                      "solver.batch.run", "solver.batch.cluster",
                       "solver.batch.jobs", "solver.batch.chunks", "solver.batch.store",
                       "solver.game.position", "solver.game.view", "solver.game.quick",
                       "solver.hidden.hint", "solver.hidden.dealer", "solver.play.bots",
