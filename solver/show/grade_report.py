@@ -29,14 +29,15 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping, TextIO
+from typing import Any, Iterable, Mapping, TextIO
 
 from ..game.contract_layout import SEATS
 from ..game.errors import PositionError, key_text, quoted
-from ..game.jsondoc import blank_line, check_keys, parse_json
+from ..game.jsondoc import check_keys
 from ..hidden.coaching import KINDS
 from ..hidden.stats import MeanEstimate, mean_of
-from .report import ERROR_FIELDS, TRICKS, ReportLineError, grid, html_table, svg_of
+from .report import (ERROR_FIELDS, TRICKS, ReportLineError, grid, html_table, report_lines,
+                     svg_of)
 
 #: The phases of a hand, in order, and what each holds.
 PHASES = ("auction", "declaration", "opening lead", "later plays")
@@ -291,7 +292,8 @@ def read_grade_report(lines: Iterable[str | bytes], worst: int = DEFAULT_WORST
     ``worst`` costliest decisions. ``{"error": ...}`` lines are counted as such. Raises
     `ReportLineError` at the first line that is not a grading."""
     report = GradeReport(worst_count=worst)
-    for number, obj in _objects(lines):
+    for number, obj in report_lines(lines, "a grading of `t42 analyze --seat-view --json`",
+                                    LINE_FIELD):
         try:
             if "error" in obj:
                 check_keys(obj, ERROR_FIELDS, "", "an error line")
@@ -305,24 +307,6 @@ def read_grade_report(lines: Iterable[str | bytes], worst: int = DEFAULT_WORST
     return report
 
 
-def _objects(lines: Iterable[str | bytes]) -> Iterator[tuple[int, dict]]:
-    for number, line in enumerate(lines, 1):
-        if isinstance(line, str):
-            if not line.strip():
-                continue
-            line = line.rstrip("\r\n")
-        else:
-            if blank_line(line):
-                continue
-            line = line.rstrip(b"\r\n")
-        try:
-            obj = parse_json(line, LINE_FIELD)
-            if not isinstance(obj, dict):
-                raise PositionError(LINE_FIELD, "a line must be a JSON object (a grading of "
-                                    "`t42 analyze --seat-view --json`)", "INVALID_TYPE")
-        except PositionError as exc:
-            raise ReportLineError(number, exc.field, exc.reason, exc.code) from None
-        yield number, obj
 
 
 def is_grading(obj: Mapping[str, Any]) -> bool:

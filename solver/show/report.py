@@ -19,7 +19,7 @@ from __future__ import annotations
 import html
 import io
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, TextIO
+from typing import Any, Iterable, Iterator, Mapping, TextIO
 
 from ..game.contract_layout import SEATS
 from ..game.errors import PositionError, key_text, quoted
@@ -125,13 +125,16 @@ ERROR_FIELDS = ("error", "id")
 TRICKS, MAX_COST, MAX_PLAYS = 7, 42, 28
 
 
-def read_report(lines: Iterable[str | bytes]) -> Report:
-    """The report of JSON Lines of analysed hands (read as a stream, a line at a time).
+def report_lines(lines: Iterable[str | bytes], what: str, field: str = LINE_FIELD
+                 ) -> Iterator[tuple[int, dict]]:
+    """(line number, JSON object) of each line that is not blank; `ReportLineError` at a
+    line that is not a JSON object (``what``: what a line should be, in words).
 
-    ``{"error": ...}`` lines (bad records of the analysis) are counted as such.
-    Raises `ReportLineError` at the first line that is not an analysis.
+    Args:
+        lines: The lines (text or bytes), read as a stream.
+        what: What a line is, for the error (``an analysis of `t42 analyze --json```).
+        field: The field a bad line's error names.
     """
-    report = Report()
     for number, line in enumerate(lines, 1):
         if isinstance(line, str):
             if not line.strip():
@@ -142,10 +145,24 @@ def read_report(lines: Iterable[str | bytes]) -> Report:
                 continue
             line = line.rstrip(b"\r\n")
         try:
-            obj = parse_json(line, LINE_FIELD)
+            obj = parse_json(line, field)
             if not isinstance(obj, dict):
-                raise PositionError(LINE_FIELD, "a line must be a JSON object (an analysis "
-                                    "of `t42 analyze --json`)", "INVALID_TYPE")
+                raise PositionError(field, f"a line must be a JSON object ({what})",
+                                    "INVALID_TYPE")
+        except PositionError as exc:
+            raise ReportLineError(number, exc.field, exc.reason, exc.code) from None
+        yield number, obj
+
+
+def read_report(lines: Iterable[str | bytes]) -> Report:
+    """The report of JSON Lines of analysed hands (read as a stream, a line at a time).
+
+    ``{"error": ...}`` lines (bad records of the analysis) are counted as such.
+    Raises `ReportLineError` at the first line that is not an analysis.
+    """
+    report = Report()
+    for number, obj in report_lines(lines, "an analysis of `t42 analyze --json`"):
+        try:
             if "error" in obj:
                 check_keys(obj, ERROR_FIELDS, "", "an error line")
                 _require(obj, "error", dict, "an object")
