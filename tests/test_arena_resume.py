@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -30,13 +29,17 @@ TIMEOUT = 60
 MEMORY = 2 * 2 ** 30
 
 
-def _capped_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+#: The command, its address space capped by itself: a preexec_fn would run Python in a
+#: forked child of this process, which gRPC's threads (loaded by other tests of the same
+#: worker) can abort.
+CAPPED = ("import resource, runpy, sys; "
+          f"resource.setrlimit(resource.RLIMIT_AS, ({MEMORY}, {MEMORY})); "
+          "sys.argv[0] = 't42'; runpy.run_module('solver', run_name='__main__')")
 
 
 def t42(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True,
-                          text=True, timeout=TIMEOUT, preexec_fn=_capped_memory)
+    return subprocess.run([sys.executable, "-c", CAPPED, *args], capture_output=True,
+                          text=True, timeout=TIMEOUT)
 
 
 def arena(path: Path, games: int, *options: str) -> subprocess.CompletedProcess:
