@@ -20,7 +20,7 @@ import sys
 import time
 import uuid
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from .chunks import Chunk, open_input, read_chunks
 from .jobs import JOBS, run_chunk

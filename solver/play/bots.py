@@ -48,9 +48,9 @@ from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, Union
 
 from ..game import tiles as T
 from ..game.call_view import CallView, Declaration
-from ..game.position import SEATS, Position
+from ..game.position import Position
 from ..game.rules import LEAD, TRUMP
-from ..game.view import View, seat_view
+from ..game.view import View, seat_view  # noqa: F401 - seat_view: still named here
 from ..hidden.hint import hint
 from ..hidden.quick_play import quick_play
 from ..hidden.seat_view import DEFAULT_DEPTH, seat_view_hint
@@ -622,9 +622,9 @@ def bots_for_seats(ns: Callable[[int], Bot], ew: Callable[[int], Bot],
     >>> [bots[seat].name for seat in range(4)]
     ['rule', 'random', 'rule', 'random']
     """
-    for field, side in (("ns", ns), ("ew", ew)):
+    for name, side in (("ns", ns), ("ew", ew)):
         if not callable(side):
-            raise TypeError(f"{field}: one bot object cannot play two seats (it would keep "
+            raise TypeError(f"{name}: one bot object cannot play two seats (it would keep "
                             "what both saw); give a function of the seat that makes its "
                             "bot (solver.play.bots.seat_bots)")
     bots = {seat: (ns if seat % 2 == 0 else ew)(seat) for seat in seats}
