@@ -24,9 +24,9 @@ from typing import Any
 import grpc
 import pytest
 from google.protobuf import json_format
-from grpc_helpers import assert_invalid, bad_request, connect_json
+from grpc_helpers import bad_request, connect_json
 
-from server.convert import ENUM_OF_SEAT, SEAT_OF_ENUM
+from server.convert import ENUM_OF_SEAT
 from server.game_convert import record_from_json, record_to_json
 from server.launcher import ServerProcess
 from solver.game import tiles as T
