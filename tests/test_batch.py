@@ -38,6 +38,17 @@ def start_t42(*args: str, env: dict | None = None) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
 
 
+def start_held(args: list[str], hold: Path) -> subprocess.Popen:
+    """A batch run whose chunks from index 2 on wait in ``hold``, taking SIGINT as a
+    terminal gives it (a shell's background job ignores SIGINT, and so would the run
+    started from it)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return start_t42(*args, env={"T42_BATCH_HOLD": f"{hold}:2"})
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def wait_for(condition, what: str, timeout: float = 90.0):
     """Poll for a state the run reaches by itself (no timing assumption but a safety cap)."""
     deadline = time.monotonic() + timeout
@@ -298,13 +309,7 @@ def interrupt_and_resume(tmp_path: Path, sig: int, cluster_args: list[str]) -> t
     hold.mkdir()
     out = tmp_path / "out"
     args = ["batch", "solve", str(path), "-o", str(out), "--chunk-size", "3", *cluster_args]
-    # A shell's background job ignores SIGINT, and so would the run started
-    # from it: the run must take Ctrl-C as it does on a terminal.
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        run = start_t42(*args, env={"T42_BATCH_HOLD": f"{hold}:2"})
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    run = start_held(args, hold)
     try:
         wait_for(lambda: {0, 1} <= set(part_indices(out)), "parts 0 and 1")
         wait_for(lambda: list(hold.glob("running-*")), "a held chunk")

@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from test_batch import (EXAMPLES, part_indices, scheduler, start_t42, t42,  # noqa: F401
+from test_batch import (EXAMPLES, part_indices, scheduler, start_held, t42,  # noqa: F401
                         wait_for, write_lines)
 
 OPTIONS = ("--deals", "8", "--advice-deals", "8", "--enumerate-limit", "40")
@@ -112,11 +112,7 @@ def test_an_interrupted_grading_resumes_with_the_chunks_it_lacks(records, sequen
     hold.mkdir()
     out = tmp_path / "out"
     args = ["batch", "grade", str(records), "-o", str(out), "--workers", "1", *OPTIONS]
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        run = start_t42(*args, env={"T42_BATCH_HOLD": f"{hold}:2"})
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    run = start_held(args, hold)
     try:
         wait_for(lambda: {0, 1} <= set(part_indices(out)), "parts 0 and 1", timeout=150)
         wait_for(lambda: list(hold.glob("running-*")), "a held chunk")
