@@ -291,8 +291,8 @@ def _act(t: Table, state: str, keyboard: bool, hand_no: int) -> None:
     if state == "call":
         buttons = page.query_selector_all("#calls button")
         bids = [b.get_attribute("data-bid") for b in buttons]
-        want = "pass" if "pass" in bids and hand_no % 3 != 1 else \
-            next(b for b in bids if b != "pass")
+        bid = next((b for b in bids if b != "pass"), "pass")
+        want = "pass" if "pass" in bids and hand_no % 3 != 1 else bid
         target = f"#calls button[data-bid='{want}']"
     elif state in ("declare", "discard"):
         if state == "discard" and not page.query_selector("#discard-tiles button.chosen"):

@@ -29,13 +29,15 @@ def start_sealed(t: Table, bot: str = "rule") -> None:
 
 
 def play_until(t: Table, done, limit: int = 400) -> str:
-    """The person's moves until ``done(state)``; returns the state."""
+    """The person's moves until ``done(state)``; returns the state. The person bids when
+    it may, so the hand is never thrown in (all four passing would end it unplayed)."""
     for _ in range(limit):
         state = settle(t.page)
         assert state != "error", t.page.inner_text("#error")
         if done(state):
             return state
-        act(t, state, False, 2)
+        assert state not in ("hand-over", "game-over"), f"the hand ended first ({state})"
+        act(t, state, False, 1)
     raise AssertionError("never reached")
 
 
