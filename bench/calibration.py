@@ -28,7 +28,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from solver.hidden.calibration import calibration_map_of, calibration_table  # noqa: E402
+from solver.hidden.calibration import (calibration_map_of, calibration_scores,  # noqa: E402
+                                      calibration_table)
 from solver.play.arena import stderr_progress  # noqa: E402
 from solver.play.calibration_run import (MODES, CalibrationRecord,  # noqa: E402
                                          GameCalibrationRecord, calibration_markdown,
@@ -51,14 +52,24 @@ def run(args: argparse.Namespace) -> None:
 def games(args: argparse.Namespace) -> None:
     with open(args.records, encoding="utf-8") as f:
         records = [json.loads(line) for line in f if line.strip()]
+    if args.games_limit:
+        records = records[:args.games_limit]
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as f:
+    if args.resume and os.path.exists(args.out):
+        # Pairs are written a game at a time: a game with any pair in the file is done
+        # (a game cut off mid-way lost at most its last line; it is measured again).
+        done = {r.game for r in load(args.out, True)}
+        records = [r for r in records if r.get("id") not in done]
+        print(f"calibration: {len(done)} games already in {args.out}, "
+              f"{len(records)} to go", file=sys.stderr)
+    with open(args.out, "a" if args.resume else "w", encoding="utf-8") as f:
         def sink(record: GameCalibrationRecord) -> None:
             f.write(json.dumps(record.to_json()) + "\n")
             f.flush()
         run_game_calibration(records, advice_deals=args.advice_deals, seed=args.seed,
                              workers=args.workers, sink=sink, inference=args.inference,
-                             fixed_lead=args.fixed_lead,
+                             fixed_lead=args.fixed_lead, search=args.search,
+                             inner_deals=args.inner_deals,
                              progress=stderr_progress("calibration", "games"))
 
 
@@ -106,6 +117,19 @@ def report(args: argparse.Namespace) -> None:
     print()
     table = calibration_table(pairs_of(records))
     print(calibration_markdown(table))
+    if args.games:
+        for defence in sorted({r.defended_by for r in records if r.defended_by}):
+            these = [r for r in records if r.defended_by == defence]
+            sc = calibration_scores(pairs_of(these))
+            print()
+            print(f"Defended by {defence}: {sc.pairs} hands, mean predicted "
+                  f"{sc.mean_predicted:.3f}, made {sc.made_rate:.3f}; Brier {sc.brier:.4f} "
+                  f"({sc.brier_interval[0]:.4f}-{sc.brier_interval[1]:.4f}), ECE "
+                  f"{sc.ece:.4f} ({sc.ece_interval[0]:.4f}-{sc.ece_interval[1]:.4f}); bins of "
+                  f">= 30 hands outside their 95% interval: "
+                  f"{', '.join(f'{lo:.1f}-{hi:.1f}' for lo, hi in sc.bins_outside) or 'none'}")
+            print()
+            print(calibration_markdown(calibration_table(pairs_of(these))))
     if args.package_table:
         with open(args.package_table, "w", encoding="utf-8") as f:
             f.write(json.dumps(package_table(records, table, args), indent=2) + "\n")
@@ -151,6 +175,15 @@ def main() -> None:
                    help="bid advice weighs its deals by the calls before the winning one")
     g.add_argument("--fixed-lead", action="store_true",
                    help="bid advice holds the declarer to one opening lead for every deal")
+    g.add_argument("--search", choices=("double-dummy", "playout"), default="double-dummy",
+                   help="playout: seat-view bid advice (hands played out by seat-view "
+                        "players)")
+    g.add_argument("--inner-deals", type=int, default=3,
+                   help="a playout's deals per decision")
+    g.add_argument("--games-limit", type=int, default=0,
+                   help="only the first N records of the file")
+    g.add_argument("--resume", action="store_true",
+                   help="append to --out, skipping the games already in it")
     g.set_defaults(fn=games)
     p = sub.add_parser("report")
     p.add_argument("--out", default="bench/results/calibration.jsonl")

@@ -14,6 +14,7 @@ from typing import Any
 from solver.game.errors import PositionError
 from solver.hidden.bidding import BidAdvice, BidChance, DeclarationAdvice
 from solver.hidden.deals import check_deal_count
+from solver.play.bots import defence_players
 from texas42.v1 import bidding_pb2 as bid_pb
 from texas42.v1 import hand_analysis_pb2 as hand_pb
 from texas42.v1 import position_pb2 as pb
@@ -85,6 +86,13 @@ def request_to_kwargs(request: bid_pb.BidAdviceRequest) -> dict[str, Any]:
     inference = inference_option(request.inference)
     if inference is not None:
         kwargs["inference"] = inference
+    if request.search:
+        kwargs["search"] = request.search
+    if request.HasField("inner_deals"):
+        kwargs["inner_deals"] = request.inner_deals
+    if request.defence:
+        kwargs["defence"] = request.defence
+        kwargs["defenders"] = defence_players(request.defence)
     return kwargs
 
 
@@ -137,7 +145,8 @@ def advice_to_proto(advice: BidAdvice) -> bid_pb.BidAdvice:
         hand=advice.hand, doubles=ENUM_OF_DOUBLES[advice.doubles], threshold=advice.threshold,
         deals=advice.deals, seed=advice.seed, adaptive=advice.adaptive,
         recommendation=recommendation, declarations=[_row(r) for r in advice.declarations],
-        seconds=advice.seconds, nodes=advice.nodes, fixed_lead=advice.fixed_lead)
+        seconds=advice.seconds, nodes=advice.nodes, fixed_lead=advice.fixed_lead,
+        search=advice.search, inner_deals=advice.inner_deals, defence=advice.defence or "")
     if advice.highest_bid is not None:
         message.highest_bid = advice.highest_bid
     if advice.calibration is not None:

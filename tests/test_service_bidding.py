@@ -61,7 +61,7 @@ def advice_json(a: bid_pb.BidAdvice) -> dict:
                     pb.DOUBLES_OPTION_SUIT: "suit"}[a.doubles],
         "highest_bid": a.highest_bid if a.HasField("highest_bid") else None,
         "threshold": a.threshold, "deals": a.deals, "seed": a.seed, "adaptive": a.adaptive,
-        "p_make_used": "calibrated" if a.calibrated else "double-dummy",
+        "p_make_used": "calibrated" if a.calibrated else (a.search or "double-dummy"),
         "recommendation": {"bid": "pass"} if rec.is_pass else
         {"declaration": name(rec.declaration), **chance_json(rec.chance)},
         "declarations": [{
@@ -74,6 +74,8 @@ def advice_json(a: bid_pb.BidAdvice) -> dict:
             "bids": [chance_json(c) for c in d.bids]} for d in a.declarations],
         **({"calibration": calibration_json(a.calibration)} if a.HasField("calibration") else {}),
         **({"fixed_lead": True} if a.fixed_lead else {}),
+        **({"search": a.search, "inner_deals": a.inner_deals, "defence": a.defence}
+           if a.search not in ("", "double-dummy") else {}),
     }
 
 
@@ -82,6 +84,43 @@ def calibration_json(c: bid_pb.BidCalibration) -> dict:
             "hint_deals": c.hint_deals, "measured": c.measured,
             **({"fixed_lead": True} if c.fixed_lead else {}),
             "knots": [[round(x, 6), round(y, 6)] for x, y in zip(c.predicted, c.observed)]}
+
+
+@pytest.mark.parametrize("defence", ["seat-view", "rule"])
+def test_seat_view_advice_over_rpc_python_and_cli_agree(stub, defence):
+    """search playout: every deal played out by seat-view players, against the defence
+    named (the rule bot's play supplied by the server, as by the CLI)."""
+    from solver.play.bots import defence_players
+    answer = stub.BidAdvice(request(search="playout", inner_deals=2, defence=defence, deals=3,
+                                    declarations=[bid_pb.BidDeclaration(
+                                        declaration=DECLARATIONS["fours"])]),
+                            timeout=TIMEOUT).advice
+    api = advise(HAND, "W", deals=3, seed=21, declarations=["fours"], search="playout",
+                 inner_deals=2, defence=defence, defenders=defence_players(defence),
+                 auction=[{"seat": "S", "bid": 30}, {"seat": "W", "bid": "pass"}]).to_json()
+    cli = subprocess.run([sys.executable, "-m", "solver", "bid", *HAND, "--seat", "W",
+                          "--deals", "3", "--seed", "21", "--declarations", "fours",
+                          "--auction", "30,pass", "--json", "--search", "playout",
+                          "--inner-deals", "2", "--defence", defence],
+                         capture_output=True, text=True, timeout=TIMEOUT)
+    assert cli.returncode == 0, cli.stderr
+    cli_json = json.loads(cli.stdout)
+    for doc in (api, cli_json):
+        doc.pop("seconds"), doc.pop("nodes")
+    assert advice_json(answer) == api == cli_json
+    assert (answer.search, answer.inner_deals, answer.defence) == ("playout", 2, defence)
+    assert api["p_make_used"] == "playout"
+
+
+@pytest.mark.parametrize("fields, path, code", [
+    ({"search": "psychic"}, "search", "INVALID_VALUE"),
+    ({"search": "playout", "fixed_lead": True}, "fixed_lead", "INVALID_OPTION"),
+    ({"search": "playout", "defence": "lucky"}, "defence", "INVALID_VALUE"),
+    ({"inner_deals": 2}, "inner_deals", "INVALID_OPTION"),
+    ({"search": "playout", "inner_deals": 51}, "inner_deals", "INVALID_VALUE"),
+])
+def test_bad_seat_view_options_name_their_field(stub, fields, path, code):
+    assert_invalid(lambda: stub.BidAdvice(request(**fields), timeout=TIMEOUT), path, code)
 
 
 def test_rpc_python_and_cli_agree_for_a_seed(stub):

@@ -11,6 +11,7 @@ from ..game.errors import PositionError
 from ..game.quick import parse_call_words, parse_hands
 from ..hidden.bidding import MAX_DEALS, BidAdvice, advise
 from ..hidden.deals import check_deal_count, check_seconds
+from ..play.bots import defence_players
 from .common import (InputError, Record, guarded, inference_line, read_records, run_records,
                      working)
 
@@ -52,6 +53,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fixed-lead", action="store_true", default=None,
                    help="hold the declarer to one opening lead for every deal, as one who "
                         "sees only its own hand must lead (less optimistic than double dummy)")
+    p.add_argument("--search", choices=("double-dummy", "playout"),
+                   help="double-dummy (default): every deal solved with every hand open; "
+                        "playout: every deal played out by players who each see only their "
+                        "own tiles (by what a seat can know; 30 deals a declaration by "
+                        "default)")
+    p.add_argument("--inner-deals", type=int,
+                   help="with --search playout: deals each player draws per decision "
+                        "(default 3)")
+    p.add_argument("--defence", choices=("seat-view", "rule"),
+                   help="with --search playout: who defends, seat-view players (default) or "
+                        "the rule bot")
     p.add_argument("--inference", choices=("off", "auction"),
                    help="keep each deal as likely as the other seats' calls in --auction "
                         "were with the hands it gives them (default off; 42 only)")
@@ -87,7 +99,8 @@ def option_values(args: argparse.Namespace) -> dict[str, Any]:
              "declarations": args.declarations.split(",") if args.declarations else None,
              "deals": args.deals, "seed": args.seed, "threshold": args.threshold,
              "adaptive": args.adaptive, "calibrated": args.calibrated,
-             "inference": args.inference, "fixed_lead": args.fixed_lead}
+             "inference": args.inference, "fixed_lead": args.fixed_lead,
+             "search": args.search, "inner_deals": args.inner_deals, "defence": args.defence}
     return {k: v for k, v in given.items() if v is not None}
 
 
@@ -119,6 +132,11 @@ def format_advice(advice: BidAdvice) -> str:
              f"{advice.nodes:,} nodes"]
     if advice.inference is not None:
         lines.append(inference_line(advice.inference))
+    if advice.search == "playout":
+        defenders = "seat-view players" if advice.defence == "seat-view" else \
+            f"the {advice.defence} bot"
+        lines.append(f"Every deal played out by players who see only their own tiles "
+                     f"({advice.inner_deals} deals a decision); defended by {defenders}")
     lines.append("")
     cal = advice.calibration
     if cal is not None:
@@ -162,6 +180,8 @@ def bid_record(data: Any, *, timeout: float | None = None, with_deals: bool = Fa
     if isinstance(data, dict) and "seat" not in data:
         data = {**data, "seat": options.get("seat", "N")}
     request = {**options, **request_from_json(data)}
+    if request.get("defence") is not None:
+        request["defenders"] = defence_players(request["defence"])
     advice = advise(**request, deadline=timeout, return_deals=with_deals,
                      threads=threads, progress=progress)
     return advice.to_json(), lambda: format_advice(advice)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Iterable, Sequence
@@ -68,6 +69,81 @@ def calibration_table(pairs: Iterable[tuple[float, bool]], bins: int = 10
         counts[k][2] += predicted
     return [CalibrationBin(round(k / bins, 6), round((k + 1) / bins, 6), int(c), int(m), s)
             for k, (c, m, s) in enumerate(counts)]
+
+
+@dataclass(frozen=True)
+class CalibrationScores:
+    """How well predictions fit what happened, each with a bootstrap 95% interval.
+
+    Attributes:
+        pairs: The (predicted, made) pairs scored.
+        brier: The Brier score: the mean of (predicted - made)**2 (0 is perfect).
+        ece: The expected calibration error: over the ten bins of `calibration_table`,
+            the mean of |mean predicted - make rate|, each bin weighed by its pairs.
+        brier_interval, ece_interval: The 2.5% and 97.5% points of each over
+            ``resamples`` bootstrap resamples of the pairs.
+        mean_predicted, made_rate: The mean prediction and the make rate.
+        bins_outside: The bins of at least `MIN_BIN` pairs whose mean prediction lies
+            outside the Wilson 95% interval of their make rate."""
+
+    pairs: int
+    brier: float
+    brier_interval: tuple[float, float]
+    ece: float
+    ece_interval: tuple[float, float]
+    mean_predicted: float
+    made_rate: float
+    bins_outside: tuple[tuple[float, float], ...]
+
+    def to_json(self) -> dict:
+        return {"pairs": self.pairs, "brier": self.brier,
+                "brier_interval": list(self.brier_interval), "ece": self.ece,
+                "ece_interval": list(self.ece_interval),
+                "mean_predicted": self.mean_predicted, "made_rate": self.made_rate,
+                "bins_outside": [list(b) for b in self.bins_outside]}
+
+
+#: A bin is held to its interval only with at least this many pairs.
+MIN_BIN = 30
+
+
+def _brier(pairs: Sequence[tuple[float, bool]]) -> float:
+    return sum((p - (1.0 if made else 0.0)) ** 2 for p, made in pairs) / len(pairs)
+
+
+def _ece(pairs: Sequence[tuple[float, bool]]) -> float:
+    table = calibration_table(pairs)
+    return sum(abs(b.predicted_sum - b.made) for b in table) / len(pairs)
+
+
+def calibration_scores(pairs: Iterable[tuple[float, bool]], resamples: int = 2000,
+                       seed: int = 0) -> CalibrationScores:
+    """The Brier score and expected calibration error of (predicted P(make), made) pairs,
+    with percentile bootstrap intervals (``resamples`` resamples, seeded), and the bins
+    that miss their interval."""
+    pairs = list(pairs)
+    if not pairs:
+        raise ValueError("no pairs to score")
+    rng = random.Random(seed)
+    n = len(pairs)
+    briers, eces = [], []
+    for _ in range(resamples):
+        sample = [pairs[rng.randrange(n)] for _ in range(n)]
+        briers.append(_brier(sample))
+        eces.append(_ece(sample))
+
+    def interval(xs: list[float]) -> tuple[float, float]:
+        xs = sorted(xs)
+        return xs[int(0.025 * (len(xs) - 1))], xs[int(0.975 * (len(xs) - 1))]
+    outside = []
+    for b in calibration_table(pairs):
+        if b.count >= MIN_BIN:
+            low, high = wilson_interval(b.made, b.count)
+            if not low <= b.predicted <= high:
+                outside.append((b.low, b.high))
+    return CalibrationScores(n, _brier(pairs), interval(briers), _ece(pairs),
+                             interval(eces), sum(p for p, _ in pairs) / n,
+                             sum(1 for _, m in pairs if m) / n, tuple(outside))
 
 
 def calibrated_p_make(predicted: float, table: list[CalibrationBin]) -> float:
@@ -166,6 +242,6 @@ def bid_calibration(fixed_lead: bool = False) -> CalibrationMap:
     return calibration_map_of(data)
 
 
-__all__ = ["BID_CALIBRATION_FILE", "FIXED_LEAD_CALIBRATION_FILE", "CalibrationBin",
-           "CalibrationMap", "bid_calibration", "calibrated_p_make", "calibration_map_of",
-           "calibration_table"]
+__all__ = ["BID_CALIBRATION_FILE", "FIXED_LEAD_CALIBRATION_FILE", "MIN_BIN", "CalibrationBin",
+           "CalibrationMap", "CalibrationScores", "bid_calibration", "calibrated_p_make",
+           "calibration_map_of", "calibration_scores", "calibration_table"]

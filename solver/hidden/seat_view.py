@@ -185,29 +185,56 @@ def _postponed(worlds: list[_World], group: list[int], viewer: int, depth: int,
     return out
 
 
-def _inner_choice(p: Position, inner_deals: int, rng: random.Random,
-                  token: CancelToken | None) -> int:
-    """The seat to move's play on ``p`` from its own view: the move best over
-    ``inner_deals`` deals it samples (double dummy on each), ties to the lowest tile."""
-    legal = p.legal_ids()
-    if len(legal) == 1:
-        return legal[0]
-    view = seat_view(p)
-    rank = _Rank(p, p.to_move_index, "make")
-    sums: dict[int, list[int]] = {t: [] for t in legal}
-    for deal in sample_deals(view, inner_deals, rng):
-        world = _World(deal, token)
-        for tile, value in world.move_values().items():
-            sums[tile].append(value)
-    return max(sorted(legal), key=lambda t: rank.key(sums[t]))
+class SeatViewPlayer:
+    """A player that decides from its own view: at each turn it draws ``inner_deals``
+    deals consistent with what the seat to move sees and plays the move best over them
+    (double dummy on each; by P(make) then the mean, or with ``objective`` ``points``
+    by the mean), ties to the lowest tile. It keeps one engine per kind of position
+    and clears it between deals, instead of making one per deal."""
+
+    def __init__(self, inner_deals: int, objective: str = "make",
+                 token: CancelToken | None = None) -> None:
+        self.inner_deals = inner_deals
+        self.objective = objective
+        self.token = token
+        self.nodes = 0
+        self._engines: dict[tuple, tuple[Any, Engine]] = {}
+
+    def _engine(self, p: Position) -> Engine:
+        # Rules are not hashable: keyed by identity, kept alive beside their engine.
+        key = (id(p.rules), p.active_seats, p.maximizer, p.scorer)
+        if key not in self._engines:
+            engine = Engine(p.rules, p.active_seats, p.maximizer, p.scorer, _WORLD_TT_BITS)
+            engine.set_token(self.token)
+            self._engines[key] = (p.rules, engine)
+        return self._engines[key][1]
+
+    def choose(self, p: Position, rng: random.Random) -> int:
+        """The tile the seat to move on ``p`` plays, from its own view."""
+        legal = p.legal_ids()
+        if len(legal) == 1:
+            return legal[0]
+        rank = _Rank(p, p.to_move_index, self.objective)
+        sums: dict[int, list[int]] = {t: [] for t in legal}
+        for deal in sample_deals(seat_view(p), self.inner_deals, rng):
+            engine = self._engine(deal)
+            engine.clear()
+            engine.set_state(list(deal.remaining), deal.leader, list(deal.trick), deal.points,
+                             deal.available, deal.tricks_left)
+            before = engine.nodes
+            for tile, value in engine.score_moves():
+                sums[tile].append(value)
+            self.nodes += engine.nodes - before
+        return max(sorted(legal), key=lambda t: rank.key(sums[t]))
 
 
 def _playout(p: Position, inner_deals: int, rng: random.Random,
              token: CancelToken | None) -> int:
     """The final value of ``p`` played to its end by seat-view players."""
+    player = SeatViewPlayer(inner_deals, "make", token)
     plays = list(p.plays)
     while not p.is_complete:
-        plays.append(_inner_choice(p, inner_deals, rng, token))
+        plays.append(player.choose(p, rng))
         p = p.with_plays(plays)
     return p.points   # played out: what the declaring side took
 
@@ -365,4 +392,4 @@ def _result(v: View, count: int, method: str, depth: int, inner: int,
 
 
 __all__ = ["DEFAULT_DEPTH", "DEFAULT_INNER_DEALS", "MAX_DEPTH", "MAX_INNER_DEALS", "METHODS",
-           "SeatViewHint", "SeatViewValues", "seat_view_hint", "seat_view_values"]
+           "SeatViewHint", "SeatViewPlayer", "SeatViewValues", "seat_view_hint", "seat_view_values"]

@@ -633,6 +633,13 @@ def bots_for_seats(ns: Callable[[int], Bot], ew: Callable[[int], Bot],
     return bots
 
 
+def defence_players(defence: str | None) -> Callable[[View], int] | None:
+    """The defenders' play for seat-view bid advice's defence (``search`` ``playout``):
+    None for ``seat-view`` (or none named: the advice plays it itself), the rule bot's
+    play for ``rule``; another name is left to the advice to refuse."""
+    return RuleBot().choose if defence == "rule" else None
+
+
 def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int = 100,
              programs: Mapping[str, ProgramSpec] | None = None, **options: Any) -> Bot:
     """A bot by name, as the arenas and games name them.

@@ -39,6 +39,7 @@ from ..game.position import SEATS
 from ..hidden.bidding import advise
 from ..hidden.calibration import CalibrationBin
 from ..hidden.dealer import Dealer
+from ..hidden.seat_view_bidding import seat_view_advise
 from ..hidden.stats import wilson_interval
 from .arena import play_hand
 from .bots import seat_bots
@@ -246,6 +247,11 @@ class GameCalibrationRecord:
         inference: What the advice weighed its deals by (`solver.hidden.inference`).
         fixed_lead: Whether the advice held the declarer to one opening lead for every
             deal (`solver.hidden.bidding.advise`).
+        search: ``double-dummy`` or ``playout`` (seat-view bid advice,
+            `solver.hidden.seat_view_bidding`, with ``inner_deals``).
+        inner_deals: A playout's deals per decision (0: double dummy).
+        defended_by: The bot that defended in the game (the arena's record names it),
+            or None.
     """
 
     game: JSONValue           # the game record's id
@@ -262,14 +268,21 @@ class GameCalibrationRecord:
     inference: str = "off"
     #: whether the advice held the declarer to one opening lead for every deal
     fixed_lead: bool = False
+    #: ``double-dummy`` or ``playout`` (seat-view bid advice)
+    search: str = "double-dummy"
+    #: a playout's deals per decision (0: double dummy)
+    inner_deals: int = 0
+    #: the bot that defended, as the arena's record names it
+    defended_by: str | None = None
 
     def to_json(self) -> dict:
         out = asdict(self)
         # The records measured before these options read the same.
-        if self.inference == "off":
-            del out["inference"]
-        if not self.fixed_lead:
-            del out["fixed_lead"]
+        for key, default in (("inference", "off"), ("fixed_lead", False),
+                             ("search", "double-dummy"), ("inner_deals", 0),
+                             ("defended_by", None)):
+            if out[key] == default:
+                del out[key]
         return out
 
     @classmethod
@@ -278,13 +291,16 @@ class GameCalibrationRecord:
 
 
 def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int = 100,
-                          seed: int = 0, inference: str = "off", fixed_lead: bool = False
+                          seed: int = 0, inference: str = "off", fixed_lead: bool = False,
+                          search: str = "double-dummy", inner_deals: int = 3
                           ) -> GameCalibrationRecord | None:
     """The calibration pair of hand ``index`` of a 42 game record, or None for a hand
     that gives none (thrown in, a plunge or splash, not over). ``inference``
     (``auction``): the advice weighs its deals by the calls before the winning one.
     ``advice_deals`` and ``seed`` are the advice's deals and seed; ``fixed_lead`` holds
-    the declarer to one opening lead for every deal (`solver.hidden.bidding.advise`)."""
+    the declarer to one opening lead for every deal (`solver.hidden.bidding.advise`).
+    ``search`` ``playout``: seat-view bid advice (`seat_view_advise`, its defenders
+    seat-view players, ``inner_deals`` deals a decision) instead of double dummy."""
     hand = record.hands[index]
     c = hand.contract
     if record.rules.game != "42" or c is None or c.kind != "standard" or hand.made is None:
@@ -294,10 +310,18 @@ def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int =
     before = [{"seat": SEATS[call.seat], "bid": "pass" if call.is_pass else call.amount}
               for call in calls[:last]]
     hand_seed = _hand_seed(seed, index)
-    advice = advise(hand.deal[c.declarer], SEATS[c.declarer],
-                    auction=before, deals=advice_deals, seed=hand_seed,
-                    declarations=[c.declaration.name], threads=1, inference=inference,
-                    fixed_lead=fixed_lead)
+    if search == "playout":
+        if inference != "off" or fixed_lead:
+            raise ValueError("a playout's advice takes neither inference nor a fixed lead")
+        advice = seat_view_advise(hand.deal[c.declarer], SEATS[c.declarer], auction=before,
+                                  deals=advice_deals, inner_deals=inner_deals,
+                                  seed=hand_seed, declarations=[c.declaration.name],
+                                  threads=1)
+    else:
+        advice = advise(hand.deal[c.declarer], SEATS[c.declarer],
+                        auction=before, deals=advice_deals, seed=hand_seed,
+                        declarations=[c.declaration.name], threads=1, inference=inference,
+                        fixed_lead=fixed_lead)
     chance = advice.declaration(c.declaration.name).chance(c.bid)
     if chance is None:
         return None
@@ -305,30 +329,40 @@ def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int =
         game=record.id, hand=index, declarer=SEATS[c.declarer],
         declaration=c.declaration.name, bid=c.bid, calls_before=before,
         predicted=float(chance.p_make), advice_deals=advice_deals, seed=hand_seed,
-        made=bool(hand.made), inference=inference, fixed_lead=fixed_lead)
+        made=bool(hand.made), inference=inference, fixed_lead=fixed_lead, search=search,
+        inner_deals=inner_deals if search == "playout" else 0,
+        defended_by=_defended_by(record, c.declarer))
+
+
+def _defended_by(record: GameRecord, declarer: int) -> str | None:
+    """The bot of the side that defended, as an arena's record names it (``NS``/``EW``)."""
+    arena = (record.meta or {}).get("arena") or {}
+    return arena.get("EW" if SEATS[declarer] in "NS" else "NS")
 
 
 def _game_hands_job(job: tuple) -> tuple[int, list[GameCalibrationRecord]]:
-    k, data, advice_deals, seed, inference, fixed_lead = job
+    k, data, advice_deals, seed, inference, fixed_lead, search, inner_deals = job
     record = GameRecord(data)
     found = (game_calibration_hand(record, i, advice_deals=advice_deals, seed=seed,
-                                   inference=inference, fixed_lead=fixed_lead)
+                                   inference=inference, fixed_lead=fixed_lead,
+                                   search=search, inner_deals=inner_deals)
              for i in range(len(record.hands)))
     return k, [rec for rec in found if rec is not None]
 
 
 def run_game_calibration(records: Sequence[Any], *, advice_deals: int = 100, seed: int = 0,
                          workers: int = 1, inference: str = "off", fixed_lead: bool = False,
+                         search: str = "double-dummy", inner_deals: int = 3,
                          progress: Callable[[int, int], None] | None = None,
                          sink: Callable[[GameCalibrationRecord], None] | None = None
                          ) -> list[GameCalibrationRecord]:
     """The calibration pairs of every hand of the game records (dicts or JSON), a game
     per job over ``workers`` processes; by game (in the order given), then hand. Each
     hand's advice (``advice_deals`` deals) is seeded by ``seed`` and the hand's index,
-    so the pairs do not depend on ``workers``; ``inference`` and ``fixed_lead`` as for
-    `game_calibration_hand`; ``sink`` gets each game's pairs as they come,
+    so the pairs do not depend on ``workers``; ``inference``, ``fixed_lead``, ``search``
+    and ``inner_deals`` as for `game_calibration_hand`; ``sink`` gets each game's pairs as they come,
     ``progress`` (done, total) after each game."""
-    jobs = [(k, data, advice_deals, seed, inference, fixed_lead)
+    jobs = [(k, data, advice_deals, seed, inference, fixed_lead, search, inner_deals)
             for k, data in enumerate(records)]
     found: list[tuple[int, list[GameCalibrationRecord]]] = []
 

@@ -1,0 +1,189 @@
+"""Bid advice from the seat's view: each declaration's P(make) and E[marks] from hands
+played out by players who each see only their own tiles (docs/guides/players.md,
+"Seat-view search").
+
+Double-dummy bid advice (`solver.hidden.bidding.advise`) solves each deal as if every
+seat saw it: the declarer's side finds the best line for that deal, a line it could
+not know to follow (strategy fusion), so its P(make) runs high (0.82 predicted where
+the bidders made 0.65 in the project's games). Here the declaration is fixed across
+the deals, as at the table, and every deal is *played out*: at each turn the seat to
+move looks at what it can see (its own tiles, the calls and the plays so far), draws
+``inner_deals`` deals consistent with that, and plays the move best over them
+(`solver.hidden.seat_view.SeatViewPlayer`, recursive Monte Carlo after Furtak and
+Buro, 2013). A bid's P(make) is the share of deals on which the played-out hand
+makes it: what such players actually get, not what the best line for each deal gets.
+
+The defenders play as the `defence` says: seat-view players like the declaring side
+(``seat-view``, the default), or any player given as a function of its seat's view
+(the rule bot: ``rule``, supplied by the layer of players). A P(make) depends on who
+defends, so the answer names its defence.
+
+Point declarations are played for points (each side maximises its expected points,
+Moon its tricks), which gives one value per deal and so every bid's chance from one
+playout; nello, sevens, plunge and splash are played for the contract (take every
+trick, or lose every one). Three-player Moon (a discard chosen from the widow) is not
+offered.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..game import tiles as T
+from ..game.bid_request import KIND_DECLARATIONS, POINT_DECLARATIONS, AuctionLike, \
+    read_bid_request
+from ..game.errors import PositionError, SearchCancelled
+from ..game.position import SEATS, Position, partner
+from ..game.view import View, seat_view
+from ..search._core import Aborted, CancelToken
+from .bidding import (DEFAULT_THRESHOLD, BidAdvice, _position, _summarise, _template,
+                      deal_others, partner_trump, rank, recommend)
+from .deals import ProgressCounter, check_deal_count, check_seconds, check_seed, \
+    token_stopped
+from .seat_view import DEFAULT_INNER_DEALS, MAX_INNER_DEALS, SeatViewPlayer
+
+#: Deals per declaration by default: each is a whole hand played out.
+DEFAULT_DEALS = 30
+#: The defences a caller can name; other players come as a function (`defenders`).
+DEFENCES = ("seat-view", "rule")
+
+#: A player: the tile (number) a seat plays, from its seat's view.
+Player = Callable[[View], int]
+
+
+def seat_view_advise(hand: Sequence[str] | str, seat: str, *, game: str = "42",
+                     players: int = 4, auction: AuctionLike = None, doubles: str = "high",
+                     deals: int = DEFAULT_DEALS, inner_deals: int = DEFAULT_INNER_DEALS,
+                     seed: int | None = None, threshold: float = DEFAULT_THRESHOLD,
+                     declarations: Sequence[str] | str | None = None,
+                     defence: str = "seat-view", defenders: Player | None = None,
+                     deadline: float | None = None, token: CancelToken | None = None,
+                     threads: int | None = None,
+                     progress: Callable[[int, int], None] | None = None) -> BidAdvice:
+    """Bid advice for ``hand`` held by ``seat`` from hands played out by seat-view players.
+
+    The arguments are `solver.hidden.bidding.advise`'s (``hand`` .. ``declarations``,
+    ``deadline``, ``token``, ``progress``) and:
+
+    Args:
+        deals: Deals per declaration (each played out once per declaration).
+        inner_deals: The deals each seat-view player draws per decision
+            (1..`MAX_INNER_DEALS`).
+        defence: The name of the defence the figures are for: ``seat-view`` (the
+            defenders are seat-view players too) or ``rule`` (then ``defenders`` must
+            be the rule bot's play).
+        defenders: The defenders' play, a function of their seat's view; None: seat-view
+            players. Required with a defence other than ``seat-view``. Called from
+            several threads at once unless ``threads`` is 1.
+        threads: Threads playing the deals out (None: one per core); the figures do
+            not depend on it (each deal's players draw from a generator of their own).
+
+    Returns:
+        The `BidAdvice`, with ``search`` ``"playout"``, its ``inner_deals`` and
+        ``defence``; every bid's P(make) is the share of deals on which the hand, played
+        out, made it.
+
+    Raises:
+        PositionError: Bad input (the field and the reason).
+        SearchCancelled: ``deadline`` or ``token`` stopped the advice.
+
+    >>> a = seat_view_advise("6-6 6-5 6-4 6-3 6-2 5-5 4-4", "N", deals=4, seed=1,
+    ...                      declarations="sixes")
+    >>> a.search, a.defence, a.declaration("sixes").chance(30).p_make
+    ('playout', 'seat-view', 1.0)
+    """
+    started = time.perf_counter()
+    setup = read_bid_request(hand, seat, game, players, auction, doubles, threshold,
+                             declarations)
+    if setup.moon3:
+        raise PositionError("players", "seat-view bid advice plays 42 and four-player Moon; "
+                            "three-player Moon's declarer first lays a tile away",
+                            "INVALID_OPTION")
+    n = check_deal_count("deals", deals)
+    inner = check_deal_count("inner_deals", inner_deals, 1, MAX_INNER_DEALS)
+    deadline = check_seconds("timeout", deadline)
+    if defence not in DEFENCES:
+        raise PositionError("defence", f"unknown defence {str(defence)[:20]!r} "
+                            f"({' or '.join(DEFENCES)})", "INVALID_VALUE")
+    if (defenders is None) != (defence == "seat-view"):
+        raise PositionError("defence", "the seat-view defence plays itself; another "
+                            "defence needs its players", "INVALID_OPTION")
+    seed = random.SystemRandom().randrange(2 ** 63) if seed is None else check_seed(seed)
+    if token is None and deadline is not None:
+        token = CancelToken(deadline=time.monotonic() + deadline)
+    rng = random.Random(seed)
+    dealt = [deal_others(rng, setup) for _ in range(n)]
+    # Each deal's players draw from a generator of their own: a deal's playout does not
+    # depend on the declarations asked nor on the order they are played in.
+    inner_seeds = [rng.randrange(2 ** 63) for _ in dealt]
+    template = _template(setup)
+    counter = ProgressCounter(progress, n * len(setup.declarations))
+    pieces = [(d, i) for d in setup.declarations for i in range(n)]
+
+    def play_piece(piece: tuple[str, int]) -> tuple[int | bool, int]:
+        d, i = piece
+        if token_stopped(token):
+            raise SearchCancelled("bid advice stopped before it finished")
+        hands = dealt[i][0]
+        kind = d if d in KIND_DECLARATIONS else "standard"
+        # Plunge and splash: the partner names trump from its own seven tiles.
+        trump = partner_trump(hands[partner(setup.seat)], setup.doubles) \
+            if kind != "standard" else d
+        held = {s: tuple(T.tiles_of(hands[s])) for s in setup.seats()}
+        p = _position(setup, {**template, **held}, trump, kind)
+        found = play_out(p, inner, random.Random(f"{inner_seeds[i]}/{d}"), defenders, token,
+                         points=d in POINT_DECLARATIONS)
+        counter.tick()
+        return found
+    # The searches release the GIL: the playouts share the cores.
+    workers = max(1, min(threads or os.cpu_count() or 1, len(pieces)))
+    if workers == 1:
+        results = [play_piece(piece) for piece in pieces]
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(play_piece, pieces))
+    nodes = sum(used for _, used in results)
+    scores = {d: [results[k * n + i][0] for i in range(n)]
+              for k, d in enumerate(setup.declarations)}
+    rows, _ = _summarise(setup, dealt, scores)
+    recommendation = recommend(rows, setup.threshold, setup.highest, setup.order)
+    rows = rank(rows, setup.threshold, setup.highest, setup.order)
+    return BidAdvice(
+        game=setup.game, players=setup.players, seat=SEATS[setup.seat],
+        hand=[T.name_of(t) for t in setup.hand], doubles=setup.doubles,
+        highest_bid=setup.highest, threshold=setup.threshold, deals=n, seed=int(seed),
+        declarations=rows, recommendation=recommendation,
+        seconds=time.perf_counter() - started, nodes=nodes,
+        search="playout", inner_deals=inner, defence=defence)
+
+
+def play_out(p: Position, inner_deals: int, rng: random.Random,
+             defenders: Player | None = None, token: CancelToken | None = None, *,
+             points: bool = True) -> tuple[int | bool, int]:
+    """``p`` played to its end by seat-view players (the defenders by ``defenders`` when
+    given): (the declaring side's points, Moon its tricks, with ``points``; else whether
+    the contract made), and the nodes searched."""
+    player = SeatViewPlayer(inner_deals, "points" if points else "make", token)
+    plays = list(p.plays)
+    try:
+        while not p.is_complete:
+            mover = p.to_move_index
+            if defenders is not None and not p.scorer[mover]:
+                plays.append(defenders(seat_view(p)))
+            else:
+                plays.append(player.choose(p, rng))
+            p = p.with_plays(plays)
+    except Aborted:
+        raise SearchCancelled("bid advice stopped before it finished") from None
+    if points:
+        return p.points, player.nodes
+    threshold, at_least = p.make_target()
+    return (p.points >= threshold if at_least else p.points < threshold), player.nodes
+
+
+__all__ = ["DEFAULT_DEALS", "DEFENCES", "play_out", "seat_view_advise"]

@@ -1,0 +1,170 @@
+"""Bid advice from the seat's view (`solver.hidden.seat_view_bidding`): every deal played
+out by seat-view players, P(make) what they get; and the calibration scores it is
+measured by (`solver.hidden.calibration.calibration_scores`)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from solver.game.errors import PositionError
+from solver.game.game_record import GameRecord
+from solver.game.position import SEATS, Position
+from solver.hidden.bidding import advise
+from solver.hidden.calibration import calibration_scores
+from solver.hidden.seat_view_bidding import play_out, seat_view_advise
+from solver.play.bots import RuleBot
+from solver.play.calibration_run import game_calibration_hand
+
+SIXES = "6-6 6-5 6-4 6-3 6-2 6-1 6-0"
+MIDDLING = ["6-6 6-4 5-5 5-3 4-4 2-1 1-0", "5-5 5-4 5-2 4-1 3-3 2-0 1-1",
+            "6-5 6-2 4-4 4-3 4-0 3-1 2-2", "6-6 5-5 4-4 6-1 3-2 2-0 1-0"]
+
+
+def test_every_trump_makes_every_bid_on_every_deal():
+    a = seat_view_advise(SIXES, "E", deals=6, seed=3, declarations="sixes")
+    row = a.declaration("sixes")
+    assert row.distribution[42] == 6 and sum(row.distribution) == 6
+    assert all(c.made == 6 for c in row.bids)
+    assert a.search == "playout" and a.defence == "seat-view" and a.inner_deals == 3
+    out = a.to_json()
+    assert (out["search"], out["inner_deals"], out["defence"]) == ("playout", 3, "seat-view")
+
+
+def test_a_nello_of_high_doubles_never_makes():
+    a = seat_view_advise("6-6 5-5 4-4 3-3 6-5 6-4 5-4", "N", deals=5, seed=2,
+                         declarations="nello")
+    assert a.declaration("nello").made == 0
+
+
+def test_the_figures_depend_on_the_seed_alone_not_the_threads():
+    one = seat_view_advise(MIDDLING[0], "S", deals=6, seed=11, threads=1,
+                           declarations="fours,doubles,nello")
+    two = seat_view_advise(MIDDLING[0], "S", deals=6, seed=11, threads=2,
+                           declarations="fours,doubles,nello")
+    strip = [{k: v for k, v in x.to_json().items() if k != "seconds"} for x in (one, two)]
+    assert strip[0] == strip[1]
+    # A declaration's playouts do not depend on the others asked for.
+    alone = seat_view_advise(MIDDLING[0], "S", deals=6, seed=11, declarations="fours")
+    assert alone.declaration("fours") == one.declaration("fours")
+
+
+def test_playouts_are_no_more_optimistic_than_double_dummy():
+    """Over these hands the declarer's side no longer plays each deal as if it saw it:
+    the chance of making 30 falls (it may not rise by much on any one hand)."""
+    seat_view = dd = 0.0
+    for k, hand in enumerate(MIDDLING):
+        sv = seat_view_advise(hand, "N", deals=12, seed=k, declarations="follow-me,doubles")
+        d = advise(hand, "N", deals=12, seed=k, declarations="follow-me,doubles", threads=1)
+        for name in ("follow-me", "doubles"):
+            seat_view += sv.declaration(name).chance(30).p_make
+            dd += d.declaration(name).chance(30).p_make
+    assert seat_view < dd - 0.5
+
+
+def test_the_defenders_see_only_their_own_view():
+    seen = []
+    rule = RuleBot()
+
+    def defenders(view):
+        seen.append(view)
+        return rule.choose(view)
+    a = seat_view_advise(MIDDLING[1], "W", deals=3, seed=5, declarations="fives",
+                         defence="rule", defenders=defenders, threads=1)
+    assert a.defence == "rule"
+    # Each defender's decision in every playout: 7 tricks, 2 defenders, 3 deals.
+    assert len(seen) == 2 * 7 * 3
+    for view in seen:
+        assert SEATS[view.seat] in ("N", "S")            # West declares: N and S defend
+        assert list(view.hands) == [view.seat]           # its own tiles and nothing else
+
+
+def test_play_out_of_the_last_two_tricks_is_what_the_players_choose():
+    """Random plays to two tricks before the end: what the seat-view players reach lies
+    between the least and the most the declaring side can end with on that deal."""
+    rng = random.Random(8)
+    for k in range(20):
+        hands = _deal(rng)
+        p = Position({"hands": hands, "contract": {"declarer": "N", "trump": "fives",
+                                                   "bid": 30}})
+        plays: list[int] = []
+        while len(plays) < 20:
+            plays.append(rng.choice(p.with_plays(plays).legal_ids()))
+        p = p.with_plays(plays)
+        value, nodes = play_out(p, 3, random.Random(k))
+        low, high = _extremes(p)
+        assert low <= value <= high and isinstance(value, int)
+
+
+def _deal(rng: random.Random) -> dict:
+    tiles = [f"{h}-{low}" for h in range(7) for low in range(h + 1)]
+    rng.shuffle(tiles)
+    return {s: tiles[7 * i:7 * i + 7] for i, s in enumerate(SEATS)}
+
+
+def _extremes(p: Position) -> tuple[int, int]:
+    """The least and most the declaring side can end with from ``p``, over every line."""
+    if p.is_complete:
+        return p.points, p.points
+    found = [_extremes(p.with_plays(list(p.plays) + [t])) for t in p.legal_ids()]
+    return min(f[0] for f in found), max(f[1] for f in found)
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    ({"players": 3, "game": "moon", "hand": "6-6 6-4 5-5 5-3 4-4 2-1 1-1"}, "players"),
+    ({"defence": "psychic"}, "defence"),
+    ({"defence": "rule"}, "defence"),
+    ({"defenders": RuleBot().choose}, "defence"),
+    ({"inner_deals": 0}, "inner_deals"),
+    ({"deals": 0}, "deals"),
+])
+def test_bad_options_are_refused_by_name(kwargs, field):
+    hand = kwargs.pop("hand", "6-6 6-4 5-5 5-3 4-4 2-1 1-0")
+    with pytest.raises(PositionError) as err:
+        seat_view_advise(hand, "N", deals=kwargs.pop("deals", 2), **kwargs)
+    assert err.value.field == field
+
+
+def test_a_game_hand_calibrated_by_playout_names_its_defence(tmp_path):
+    data = _one_game()
+    record = GameRecord(data)
+    index = next(i for i, h in enumerate(record.hands)
+                 if h.contract is not None and h.contract.kind == "standard")
+    pair = game_calibration_hand(record, index, advice_deals=4, seed=9, search="playout",
+                                 inner_deals=2)
+    c = record.hands[index].contract
+    direct = seat_view_advise(record.hands[index].deal[c.declarer], SEATS[c.declarer],
+                              auction=pair.calls_before, deals=4, inner_deals=2,
+                              seed=pair.seed, declarations=[c.declaration.name], threads=1)
+    assert pair.predicted == direct.declaration(c.declaration.name).chance(c.bid).p_make
+    arena = data["meta"]["arena"]
+    assert pair.defended_by == arena["EW" if SEATS[c.declarer] in "NS" else "NS"]
+    assert pair.to_json()["search"] == "playout"
+
+
+def _one_game() -> dict:
+    with open("bench/records/seat_view_advice_s91.jsonl", encoding="utf-8") as f:
+        return json.loads(f.readline())
+
+
+def test_calibration_scores_of_known_pairs():
+    sc = calibration_scores([(0.8, True), (0.2, False), (0.5, True), (0.5, False)],
+                            resamples=200)
+    assert sc.brier == pytest.approx((0.04 + 0.04 + 0.25 + 0.25) / 4)
+    # Bins: 0.2 (|0.2 - 0|), 0.5 (two pairs, |1.0 - 1|), 0.8 (|0.8 - 1|).
+    assert sc.ece == pytest.approx((0.2 + 0.0 + 0.2) / 4)
+    assert sc.brier_interval[0] <= sc.brier <= sc.brier_interval[1]
+    assert sc.bins_outside == ()   # no bin of 30 pairs
+
+
+def test_calibrated_pairs_score_as_calibrated_and_biased_ones_do_not():
+    rng = random.Random(4)
+    fair = [(p, rng.random() < p) for p in (rng.random() for _ in range(4000))]
+    sc = calibration_scores(fair, resamples=300)
+    assert sc.bins_outside == () and sc.ece < 0.03
+    optimistic = [(min(1.0, p + 0.15), made) for p, made in fair]
+    worse = calibration_scores(optimistic, resamples=300)
+    assert worse.ece_interval[0] > sc.ece_interval[1]
+    assert len(worse.bins_outside) >= 5
