@@ -6,6 +6,8 @@ The views are those of hint's benchmark (30 of its seeded deals, played by the r
 bot up to the point measured). Each search is timed once with a fixed seed; the
 benchmark reports the median and slowest CPU time, the median nodes, and the load
 average (the targets: at most 1 s at the opening lead and 0.2 s from trick 3).
+`test_seat_view_bid_advice` times bid advice from the seat's view for every declaration
+(the target: at most 3 s).
 
     python -m pytest bench/test_seat_view_bench.py --benchmark-enable -s
 """
@@ -58,3 +60,47 @@ def test_seat_view_play_decision(benchmark, trick):
         print(f"\ntrick {trick}, {name}: median {f['median_cpu_ms']:.1f} ms CPU "
               f"(max {f['max_cpu_ms']:.1f}), median {f['median_nodes']:,.0f} nodes, "
               f"load {f['load']:.2f}")
+
+
+#: Hands for seat-view bid advice's cost: 12 seeded hands of every kind of strength.
+ADVICE_HANDS = 12
+
+
+def test_seat_view_bid_advice(benchmark):
+    """Bid advice with every deal played out by seat-view players (30 deals a declaration,
+    3 deals a decision) for every declaration of a 42 hand (11, or 13 with plunge and
+    splash), against the double-dummy advice of 200 deals: wall time on both cores (the
+    playouts' searches release the GIL) and CPU time, per hand (target: at most 3 s)."""
+    import random
+
+    from solver.hidden.bidding import advise
+    from solver.hidden.seat_view_bidding import seat_view_advise
+
+    rng = random.Random(17)
+    tiles = [f"{h}-{low}" for h in range(7) for low in range(h + 1)]
+    hands = [rng.sample(tiles, 7) for _ in range(ADVICE_HANDS)]
+
+    def measure_advice(ask) -> dict:
+        wall, cpu, nodes = [], [], []
+        for i, hand in enumerate(hands):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            found = ask(hand, i)
+            wall.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            nodes.append(found.nodes)
+        return {"median_wall_s": statistics.median(wall), "max_wall_s": max(wall),
+                "median_cpu_s": statistics.median(cpu), "median_nodes": statistics.median(nodes),
+                "load": os.getloadavg()[0]}
+
+    asks = {
+        "seat-view playout": lambda h, i: seat_view_advise(h, "N", seed=i),
+        "double-dummy": lambda h, i: advise(h, "N", deals=200, seed=i),
+    }
+    figures = benchmark.pedantic(lambda: {name: measure_advice(a) for name, a in asks.items()},
+                                 rounds=1, iterations=1)
+    benchmark.extra_info.update({f"{name}: {k}": v for name, f in figures.items()
+                                 for k, v in f.items()})
+    for name, f in figures.items():
+        print(f"\nbid advice, {name}: median {f['median_wall_s']:.2f} s wall (max "
+              f"{f['max_wall_s']:.2f}), {f['median_cpu_s']:.2f} s CPU, median "
+              f"{f['median_nodes']:,.0f} nodes, load {f['load']:.2f}")

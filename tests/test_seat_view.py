@@ -152,3 +152,21 @@ def test_the_seat_view_bot_plays_the_searchs_best_move():
     found = bot.last_seat_view
     assert (found.method, found.depth, found.deals) == ("postponed", 1, 8)
     assert T.name_of(tile) == found.best_move and T.name_of(tile) in v.legal_tiles()
+
+
+@pytest.mark.parametrize("name, method, depth, deals", [
+    ("seat-view-d0", "postponed", 0, 30), ("seat-view-d2", "postponed", 2, 7),
+    ("seat-view-playout", "playout", 0, 1), ("seat-view-half", "postponed", 1, 4),
+    ("seat-view-double", "postponed", 1, 16)])
+def test_the_ablation_variants_search_their_share_of_the_deals(name, method, depth, deals):
+    """Each variant of the arena's ablations plays its search's best move on its share of
+    hint_deals (20 here), and the arena knows it by name."""
+    from solver.play.bots import make_bot
+    from solver.play.game_arena import ARENA_BOTS
+    assert name in ARENA_BOTS
+    v = view_after(8)
+    bot = make_bot(name, seed=3, hint_deals=20)
+    tile = bot.choose(v)
+    found = bot.last_seat_view
+    assert (bot.name, found.method, found.depth, found.deals) == (name, method, depth, deals)
+    assert T.name_of(tile) == found.best_move

@@ -551,6 +551,18 @@ INFERENCE_BOT_NAMES = ("advice-auction", "advice-plays", "advice-both")
 #: The bots of games (every one calls and plays).
 GAME_BOT_NAMES = ("random", "rule", "advice", "cheat") + INFERENCE_BOT_NAMES + ("advice-lead",
                                                                               "seat-view")
+#: Variants of ``seat-view`` for the arena's ablations at equal time: name -> (method,
+#: depth, share of ``hint_deals`` its plays search). ``seat-view`` (postponed, depth 1,
+#: 2/5 of the deals) is the yardstick; each share gives about its time per play
+#: (bench/test_seat_view_bench.py: at the lead a deal costs the hint 3.3 ms, depth 1
+#: 12.4 ms, depth 2 15.5 ms, a playout about 100 ms over every legal move).
+SEAT_VIEW_ABLATIONS: dict[str, tuple[str, int, float]] = {
+    "seat-view-d0": ("postponed", 0, 3 / 2),
+    "seat-view-d2": ("postponed", 2, 1 / 3),
+    "seat-view-playout": ("playout", 0, 1 / 20),
+    "seat-view-half": ("postponed", 1, 1 / 5),
+    "seat-view-double": ("postponed", 1, 4 / 5),
+}
 
 
 def seat_seed(seed: int, seat: int) -> int:
@@ -652,8 +664,8 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
             with that inference), ``advice-lead`` (``advice`` bidding by bid advice
             with one opening lead for every deal, calibrated by the fixed-lead map),
             ``seat-view`` (``advice`` playing by a seat-view search,
-            `SeatViewBot`), or ``cheat`` (sees every hand: double
-            dummy); or a program bot's name
+            `SeatViewBot`; its variants for ablations in `SEAT_VIEW_ABLATIONS`), or
+            ``cheat`` (sees every hand: double dummy); or a program bot's name
             (in ``programs``, or configured in this process).
         seed: Seeds the random bot's moves and the deals of the advice bots.
         hint_deals: Deals a hint of the advice bots scores for a play.
@@ -703,6 +715,10 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
         # time for the same options (bench/test_seat_view_bench.py).
         return SeatViewBot(advice_deals, seed, hint_deals=max(1, hint_deals * 2 // 5),
                            **options)
+    if name in SEAT_VIEW_ABLATIONS:
+        method, depth, share = SEAT_VIEW_ABLATIONS[name]
+        return SeatViewBot(advice_deals, seed, hint_deals=max(1, round(hint_deals * share)),
+                           depth=depth, method=method, name=name, **options)
     if name == "cheat":
         return CheatBot()
     names = BOT_NAMES + GAME_BOT_NAMES[3:]
