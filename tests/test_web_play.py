@@ -64,7 +64,8 @@ class Table:
         # the same against the Python API for these deals and seeds).
         self.page.add_init_script("window.T42Play = {hintOptions: {deals: 30, seed: 42}, "
                                   "adviceOptions: {deals: 20, seed: 42}, "
-                                  "callAdviceOptions: {deals: 5, seed: 42}};")
+                                  "callAdviceOptions: {deals: 5, seed: 42}, "
+                                  "playoutAdviceOptions: {deals: 4, seed: 42}};")
 
     def _response(self, response) -> None:
         if SERVICE not in response.url:
@@ -187,24 +188,31 @@ def check_nothing_covered(page) -> None:
     assert overlaps == [], overlaps
 
 
-def check_advice(t: Table, fixed_lead: bool = False) -> None:
+def check_advice(t: Table, fixed_lead: bool = False, playout: bool = False) -> None:
     """The bid advice shown is `advise` for the person's tiles, the calls so far, the
     same deals and seed (with ``fixed_lead``, asked with the box for one opening lead
-    ticked)."""
+    ticked; with ``playout``, the box for hands played out by seat-view players)."""
     page = t.page
     if fixed_lead:
         page.check("#advice-fixed-lead")
+    if playout:
+        page.check("#advice-playout")
     page.click("#advice-button")
-    page.wait_for_selector("body[data-advice='shown']")
+    # A guard against a hang, not a speed check: a playout on a busy machine takes long.
+    page.wait_for_selector("body[data-advice='shown']", timeout=600_000)
     st = page.evaluate("T42Play.state()")
-    options = page.evaluate("T42Play.adviceOptions")
+    options = page.evaluate("T42Play.playoutAdviceOptions" if playout
+                            else "T42Play.adviceOptions")
     hand = st["record"]["hands"][-1]
     me = page.input_value("#seat")
     auction = [{"seat": c["seat"], "bid": 168 if c["bid"] == "plunge" else
                 84 if c["bid"] == "splash" else c["bid"]} for c in hand["auction"]]
     a = advise(st["live"]["mine"], me, auction=auction or None, deals=options["deals"],
-               seed=options["seed"], fixed_lead=fixed_lead)
+               seed=options["seed"], fixed_lead=fixed_lead,
+               search="playout" if playout else "double-dummy")
     assert ("one opening lead" in page.inner_text("#advice-note")) == fixed_lead
+    assert ("played out by players who see only their own tiles"
+            in page.inner_text("#advice-note")) == playout
     rec = a.recommendation
     shown = page.inner_text("#advice-recommendation")
     if rec.bid is None or rec.declaration is None:

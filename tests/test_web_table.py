@@ -10,7 +10,7 @@ from __future__ import annotations
 import socket
 
 import pytest
-from test_web_play import DESKTOP, PHONE, Table, act, js_round, settle, shown_hint
+from test_web_play import DESKTOP, PHONE, Table, act, check_advice, js_round, settle, shown_hint
 
 from server.launcher import ServerProcess
 
@@ -185,6 +185,17 @@ def test_the_hint_by_what_the_player_can_know(page_table, web_server, size):
         mean = move.mean if h.declaring else total - move.mean
         assert shown[tile][0] == f"{chance}%"
         assert abs(shown[tile][1] - mean) <= 0.05 + 1e-9
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_bid_advice_played_out_by_what_the_seats_can_know(page_table, web_server, size):
+    """With the box ticked, the bid advice is the playout advice (every deal played out
+    by seat-view players) for the person's tiles and the calls so far, and says so."""
+    t = page_table(web_server, size)
+    t.open()
+    start_sealed(t)
+    play_until(t, lambda s: s == "call")
+    check_advice(t, playout=True)
 
 
 def test_the_page_offers_the_servers_program_bots(page_table):

@@ -25,6 +25,8 @@
   T42Play.adviceOptions = T42Play.adviceOptions || { deals: 50, seed: 42 };
   // The advice shown beside every call once a hand is over (four or more at once).
   T42Play.callAdviceOptions = T42Play.callAdviceOptions || { deals: 24, seed: 42 };
+  // Bid advice played out by seat-view players: each deal is a whole hand of decisions.
+  T42Play.playoutAdviceOptions = T42Play.playoutAdviceOptions || { deals: 20, seed: 42 };
   // The bots' deals (advice bot): NextAction's advice_deals and hint_deals.
   T42Play.botOptions = T42Play.botOptions || {};
   // From a bot's turn to its call or play shown on the page: {ms, bot, action}.
@@ -538,6 +540,7 @@
     const legal = check?.legal || {};
     $("call-panel").hidden = state.phase !== "call";
     $("fixed-lead-label").hidden = !offersFixedLead();
+    $("playout-label").hidden = !offersFixedLead();   // four players: no widow to lay away
     $("declare-panel").hidden = state.phase !== "declare" && state.phase !== "discard";
     $("play-panel").hidden = state.phase !== "play";
     if (state.phase !== "play") $("hint").hidden = true;
@@ -966,8 +969,9 @@
   }
 
   /** The person's calls and plays of finished hand k, each graded from its seat's view
-   * (mistake or fine; for a mistake the better option and what the choice gave up), and
-   * the hand's luck for the person's side. */
+   * (mistake or fine; for a mistake the better option and what the choice gave up), the
+   * price of hidden information its plays paid, and the hand's luck for the person's
+   * side. */
   async function showGrades(k) {
     const body = $("grades").tBodies[0];
     body.innerHTML = "";
@@ -1016,14 +1020,17 @@
     const mood = mine.luck > 0.005 ? "lucky" : mine.luck < -0.005 ? "unlucky" : "neither lucky nor unlucky";
     const mistakes = `${mine.mistakes} mistake${mine.mistakes === 1 ? "" : "s"}`;
     $("grades-summary").innerHTML = `${mine.decisions} of your decisions graded, ${mistakes}. ` +
-      (h.contract ? `<span id="grades-luck" data-luck="${fixed(mine.luck)}">Luck: ${signed(mine.luck)} ${unit} for your side (${mood})</span>, ` +
+      (h.contract ? `<span id="grades-information" data-price="${fixed(mine.price)}">Hidden hands: your plays paid ${fixed(mine.price)} ${unit}</span> ` +
+        "on average over your deals for not seeing the other hands (the price of hidden information, which no play can avoid). " +
+        `<span id="grades-luck" data-luck="${fixed(mine.luck)}">Luck: ${signed(mine.luck)} ${unit} for your side (${mood})</span>, ` +
         `the deal's share of the hand's double-dummy change (in the declaring side's ${unit}: from ${h.ddStart || 0} at the start to ${h.finalValue || 0}, ` +
-        `skill ${signed(h.skill)} + luck ${signed(h.luck)} = ${signed(h.ddChange || 0, 0)}).` :
+        `skill ${signed(h.skill)} + information ${signed(h.information)} + luck ${signed(h.luck)} = ${signed(h.ddChange || 0, 0)}).` :
         "No play: the hand was thrown in.") +
       ` Over ${T42Coach.options.deals} deals of seed ${T42Coach.options.seed} a play, bid advice over ${T42Coach.options.adviceDeals} a call; a mistake is a loss whose 95% interval lies above 2 points (half a trick) or a quarter of a mark.`;
   }
 
-  /** At the game's end: the person's decisions, mistakes, loss and luck hand by hand. */
+  /** At the game's end: the person's decisions, mistakes, loss, price of hidden
+   * information and luck hand by hand. */
   async function showGameGrades() {
     const box = $("game-grades");
     box.hidden = false;
@@ -1039,18 +1046,19 @@
       const me = state.settings?.seat || "S";
       const mine = hands.map((h) => T42Coach.personOf(h, me));
       if (state.table) T42Coach.keep(state.table, mine);
-      const total = { decisions: 0, mistakes: 0, marksLoss: 0, loss: 0, luck: 0 };
+      const total = { decisions: 0, mistakes: 0, marksLoss: 0, loss: 0, price: 0, luck: 0 };
       for (const m of mine) {
         for (const key of Object.keys(total)) total[key] += m[key];
         body.append(el("tr", { "data-hand": String(m.hand + 1) },
           `<td>${m.hand + 1}</td><td>${m.decisions}</td><td>${m.mistakes}</td><td>${fixed(m.marksLoss)}</td>` +
-          `<td>${fixed(m.loss)}</td><td>${signed(m.luck)}</td>`));
+          `<td>${fixed(m.loss)}</td><td>${fixed(m.price)}</td><td>${signed(m.luck)}</td>`));
       }
       const perHand = (x) => fixed(n ? x / n : 0);
       $("game-grades-summary").innerHTML = `<span id="game-grades-total" data-decisions="${total.decisions}" data-mistakes="${total.mistakes}" ` +
-        `data-marks-loss="${perHand(total.marksLoss)}" data-luck="${fixed(total.luck)}">${total.decisions} decisions graded, ` +
+        `data-marks-loss="${perHand(total.marksLoss)}" data-price="${perHand(total.price)}" data-luck="${fixed(total.luck)}">${total.decisions} decisions graded, ` +
         `${total.mistakes} mistake${total.mistakes === 1 ? "" : "s"}; ${perHand(total.marksLoss)} expected marks lost a hand ` +
-        `(${perHand(total.loss)} points or tricks); luck ${signed(total.luck)} for your side over ${n} hand${n === 1 ? "" : "s"}.</span>`;
+        `(${perHand(total.loss)} points or tricks); ${perHand(total.price)} points or tricks a hand paid for not seeing the other hands; ` +
+        `luck ${signed(total.luck)} for your side over ${n} hand${n === 1 ? "" : "s"}.</span>`;
       document.body.dataset.gameGrades = "shown";
     } catch (err) {
       if (run !== state.run) return;
@@ -1334,9 +1342,12 @@
     box.innerHTML = "<p>Dealing the other hands\u2026</p>";
     document.body.dataset.advice = "pending";
     try {
-      const fixedLead = $("advice-fixed-lead").checked && offersFixedLead();
+      // Played out by seat-view players, or double dummy (with one opening lead or not).
+      const playout = $("advice-playout").checked && offersFixedLead();
+      const fixedLead = !playout && $("advice-fixed-lead").checked && offersFixedLead();
       const request = { hand: state.live.mine, seat: SEAT_ENUM[state.settings.seat],
-        auction: hand.auction.map(auctionCall), ...adviceGame(), ...T42Play.adviceOptions,
+        auction: hand.auction.map(auctionCall), ...adviceGame(),
+        ...(playout ? { ...T42Play.playoutAdviceOptions, search: "playout" } : T42Play.adviceOptions),
         ...(fixedLead ? { fixedLead: true } : {}) };
       const answer = await rpc("BidAdvice", request);
       if (state.phase !== "call" || hand !== lastHand()) return;
@@ -1361,7 +1372,7 @@
           bids.map(cell).join("") + "</tr>";
       }).join("");
       box.innerHTML = `<h2>Bid advice</h2><p id="advice-recommendation"><b>${esc(recommendationWords(advice))}</b></p>` +
-        `<p class="note" id="advice-note" data-deals="${advice.deals ?? 0}">P(make) per declaration at the bids on offer, over ${advice.deals ?? 0} random deals of the other tiles (seed ${advice.seed ?? 0})${advice.fixedLead ? ", the declarer holding one opening lead for every deal" : ""}; the mean, the ${isMoon() ? "tricks" : "points"} the declaring side takes.</p>` +
+        `<p class="note" id="advice-note" data-deals="${advice.deals ?? 0}">P(make) per declaration at the bids on offer, over ${advice.deals ?? 0} random deals of the other tiles (seed ${advice.seed ?? 0})${advice.fixedLead ? ", the declarer holding one opening lead for every deal" : ""}${advice.search === "playout" ? `, each played out by players who see only their own tiles (${advice.innerDeals ?? 0} deals a decision; defenders play the same way)` : ""}; the mean, the ${isMoon() ? "tricks" : "points"} the declaring side takes.</p>` +
         `<div class="scroll" tabindex="0" role="region" aria-label="P(make) per declaration and bid"><table id="advice-table"><thead><tr><th scope="col">trump</th><th scope="col">mean</th>${bids.map((b) => `<th scope="col">${b}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></div>` +
         blanksNote(decls.map((d) => declarationName(d.declaration)), decls.filter((d) => d.mean == null).map((d) => declarationName(d.declaration)), nelloMarks);
       watchScroll(box.querySelector(".scroll"));
