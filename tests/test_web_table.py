@@ -28,14 +28,21 @@ def start_sealed(t: Table, bot: str = "rule") -> None:
     page.click("#start")
 
 
-def play_until(t: Table, done, limit: int = 400) -> str:
+def play_until(t: Table, done, limit: int = 400, next_hands: bool = False) -> str:
     """The person's moves until ``done(state)``; returns the state. The person bids when
-    it may, so the hand is never thrown in (all four passing would end it unplayed)."""
+    it may, so the hand is never thrown in (all four passing would end it unplayed).
+    With ``next_hands``, a hand that ends first (a decided hand plays itself out, and
+    may do so before the state waited for) is followed by the next one."""
     for _ in range(limit):
         state = settle(t.page)
         assert state != "error", t.page.inner_text("#error")
         if done(state):
             return state
+        if state == "hand-over" and next_hands:
+            hand = int(t.page.get_attribute("body", "data-hand"))
+            t.page.click("#next-hand")
+            t.page.wait_for_selector(f"body[data-hand='{hand + 1}']")
+            continue
         assert state not in ("hand-over", "game-over"), f"the hand ended first ({state})"
         act(t, state, False, 1)
     raise AssertionError("never reached")
@@ -62,7 +69,8 @@ def test_a_reload_resumes_the_game(page_table, web_server, size):
     page = t.page
     assert page.is_hidden("#practice-note")   # no seed: a sealed table
     play_until(t, lambda s: s == "play" and
-               len(page.evaluate("T42Play.state().record.hands[0].plays")) >= 5)
+               len(page.evaluate("T42Play.state().record.hands.at(-1).plays")) >= 5,
+               next_hands=True)
     before = page.evaluate("T42Play.state()")
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
@@ -80,7 +88,7 @@ def test_a_reload_resumes_the_game(page_table, web_server, size):
     state = play_until(t, lambda s: s in ("hand-over", "game-over"))
     page.wait_for_selector("body[data-analysis='shown'][data-busy='0']")
     rows = page.query_selector_all("#bot-reasons tbody tr")
-    bot_calls = [c for c in page.evaluate("T42Play.state().record.hands[0].auction")
+    bot_calls = [c for c in page.evaluate("T42Play.state().record.hands.at(-1).auction")
                  if c["seat"] != "S"]
     assert len(rows) >= len(bot_calls) > 0
     assert "no search" in rows[0].inner_text()   # the rule bot has no figures
@@ -165,7 +173,7 @@ def test_the_hint_by_what_the_player_can_know(page_table, web_server, size):
     t.open()
     start_sealed(t)
     page = t.page
-    play_until(t, lambda s: s == "play")
+    play_until(t, lambda s: s == "play", next_hands=True)
     page.check("#hint-seat-view")
     page.click("#hint-button")
     page.wait_for_selector("body[data-hint='shown']")
