@@ -168,3 +168,17 @@ def test_calibrated_pairs_score_as_calibrated_and_biased_ones_do_not():
     worse = calibration_scores(optimistic, resamples=300)
     assert worse.ece_interval[0] > sc.ece_interval[1]
     assert len(worse.bins_outside) >= 5
+
+
+def test_moon_and_plunge_are_played_out_too():
+    """Four-player Moon counts tricks (0..7); a plunge is played for every trick, led by
+    the partner in the trump it names from its own tiles."""
+    moon = seat_view_advise("6-6 6-4 5-5 5-3 4-4 2-1 1-0", "N", game="moon", deals=3, seed=1,
+                            declarations="fours")
+    row = moon.declaration("fours")
+    assert row.unit == "tricks" and len(row.distribution) == 8 and sum(row.distribution) == 3
+    assert [c.bid for c in row.bids] == [4, 5, 6, 7, 21]
+    plunge = seat_view_advise("6-6 5-5 4-4 3-3 6-4 2-1 1-0", "N", deals=3, seed=1,
+                              declarations="plunge")
+    assert plunge.declaration("plunge").distribution is None
+    assert 0 <= plunge.declaration("plunge").made <= 3
