@@ -113,6 +113,8 @@ def decision_to_proto(d: DecisionGrade) -> coach_pb.DecisionGrade:
         mistake=d.mistake, note=d.note or "")
     if d.count is not None:
         out.count = d.count
+    if d.information_price is not None:
+        out.information_price = data["information_price"]
     for name in ("loss", "p_make_loss", "marks_loss"):
         loss = _loss(getattr(d, name))
         if loss is not None:
@@ -121,6 +123,7 @@ def decision_to_proto(d: DecisionGrade) -> coach_pb.DecisionGrade:
         out.dd_before, out.dd_after, out.dd_cost = data["dd_before"], data["dd_after"], \
             data["dd_cost"]
         out.skill, out.luck = data["skill"], data["luck"]
+        out.information = data["information"]
     for option in data["options"]:
         o = out.options.add(option=option["option"], declaration=option.get("declaration", ""))
         for name in ("mean", "p_make", "e_marks"):
@@ -145,6 +148,7 @@ def hand_grades_to_proto(h: HandGrades) -> coach_pb.HandGrades:
         if data["made"] is not None:
             out.made = data["made"]
         out.skill, out.luck, out.dd_change = data["skill"], data["luck"], data["dd_change"]
+        out.information = data["information"]
     out.decisions.extend(decision_to_proto(d) for d in h.decisions)
     for seat, grades in data["seats"].items():
         out.seats.add(seat=convert.ENUM_OF_SEAT[seat], **grades)
@@ -227,9 +231,11 @@ def decision_from_proto(d: coach_pb.DecisionGrade) -> dict[str, Any]:
         "p_make_loss": _loss_json(d.p_make_loss, d.HasField("p_make_loss")),
         "marks_loss": _loss_json(d.marks_loss, d.HasField("marks_loss")),
         "mistake": d.mistake})
+    if d.HasField("information_price"):
+        out["information_price"] = d.information_price
     if d.HasField("dd_before"):
         out.update({"dd_before": d.dd_before, "dd_after": d.dd_after, "dd_cost": d.dd_cost,
-                    "skill": d.skill, "luck": d.luck})
+                    "skill": d.skill, "information": d.information, "luck": d.luck})
     if d.note:
         out["note"] = d.note
     options = []
@@ -256,11 +262,13 @@ def hand_grades_from_proto(h: coach_pb.HandGrades) -> dict[str, Any]:
                     "unit": UNIT_OF_ENUM[h.unit], "value": h.value, "dd_start": h.dd_start,
                     "result": h.result, "complete": h.complete, "final_value": h.final_value,
                     "made": h.made if h.HasField("made") else None, "skill": h.skill,
-                    "luck": h.luck, "dd_change": h.dd_change})
+                    "information": h.information, "luck": h.luck,
+                    "dd_change": h.dd_change})
     out["decisions"] = [decision_from_proto(d) for d in h.decisions]
     out["seats"] = {convert.SEAT_OF_ENUM[s.seat]: {
         "decisions": s.decisions, "mistakes": s.mistakes, "loss": s.loss,
-        "marks_loss": s.marks_loss, "skill": s.skill, "luck": s.luck} for s in h.seats}
+        "marks_loss": s.marks_loss, "skill": s.skill, "information": s.information,
+        "luck": s.luck} for s in h.seats}
     return out
 
 

@@ -58,12 +58,13 @@ def test_batch_grade_equals_the_sequential_command(scheduler, records, sequentia
     settings = json.loads((out / "batch.json").read_text())["settings"]
     assert settings == {"job": "grade", "chunk_size": 1,
                         "options": {"deals": 8, "enumerate_limit": 40, "advice_deals": 8}}
-    # Real grades: the hands' skill and luck add up to their double-dummy change, the
-    # game keeps its arena names, the bad line is an error naming where it broke.
+    # Real grades: the hands' skill, information and luck add up to their double-dummy
+    # change, the game keeps its arena names, the bad line is an error naming where it
+    # broke.
     first, _, bad, game = (json.loads(r) for r in results)
     assert first["id"] == "club-1" and first["seat_view"]["deals"] == 8
     assert first["dd_change"] == 35 - 29
-    assert first["skill"] + first["luck"] == pytest.approx(6, abs=1e-5)
+    assert first["skill"] + first["information"] + first["luck"] == pytest.approx(6, abs=1e-5)
     assert bad["error"]["code"] == "INVALID_JSON"
     assert game["meta"]["arena"]["NS"] == "random" and len(game["hands"]) >= 2
     assert game["seat_view"]["advice_deals"] == 8
@@ -71,8 +72,8 @@ def test_batch_grade_equals_the_sequential_command(scheduler, records, sequentia
         kinds = [d["kind"] for d in hand["decisions"]]
         assert kinds[0] == "call"
         if "dd_change" in hand:
-            assert Fraction(hand["skill"]) + Fraction(hand["luck"]) == pytest.approx(
-                hand["dd_change"], abs=1e-5)
+            assert Fraction(hand["skill"]) + Fraction(hand["information"]) + \
+                Fraction(hand["luck"]) == pytest.approx(hand["dd_change"], abs=1e-5)
 
 
 def test_batch_analyze_seat_view_is_the_grade_job(records, sequential, tmp_path):

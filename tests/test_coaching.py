@@ -33,7 +33,9 @@ from solver.game.position import MOON3_SET, SEATS
 from solver.game.quick import view_of
 from solver.hidden.bidding import advise
 from solver.hidden.coaching import (MISTAKE_MARKS, MISTAKE_POINTS, DecisionGrade, grade_call,
-                                    grade_game, grade_hand, grade_moon_discard, grade_play)
+                                    grade_game, grade_hand, grade_moon_discard, grade_play,
+                                    information_price)
+from solver.hidden.stats import mean_of
 from solver.search.discard import MOON_DECLARATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +43,7 @@ HANDS = [json.loads(line) for line in (ROOT / "examples" / "hands.jsonl").read_t
          .splitlines()]
 GAME = json.loads((ROOT / "examples" / "game.json").read_text())
 #: The fields of a grade that read the deal itself (its double-dummy side).
-DEAL_FIELDS = ("dd_before", "dd_after", "dd_cost", "skill", "luck")
+DEAL_FIELDS = ("dd_before", "dd_after", "dd_cost", "skill", "information", "luck")
 
 
 def t42(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -85,25 +87,28 @@ def consistent_deals(p: Position) -> list[Position]:
     return found
 
 
-def exhaustive_losses(p: Position, tile: str) -> tuple[Fraction, Fraction, int, dict]:
+def exhaustive_losses(p: Position, tile: str) -> tuple[Fraction, Fraction, int, dict, list]:
     """(points loss, loss in the chance of the side's goal, consistent deals, each
-    tile's mean for the side that plays) of playing ``tile`` at ``p``, every consistent
-    deal solved."""
+    tile's mean for the side that plays, each deal's tile values) of playing ``tile``
+    at ``p``, every consistent deal solved."""
     deals = consistent_deals(p)
     seat = p.to_move_index
     sign = 1 if p.maximizer[seat] else -1
     declaring = bool(p.scorer[seat])
     totals: dict[str, int] = {}
     goals: dict[str, int] = {}
+    per_deal = []
     for deal in deals:
-        for move, value in solve(deal, with_line=False, threads=1).moves.items():
+        moves = solve(deal, with_line=False, threads=1).moves
+        per_deal.append(dict(moves))
+        for move, value in moves.items():
             totals[move] = totals.get(move, 0) + sign * value
             goals[move] = goals.get(move, 0) + (deal.makes(value) == declaring)
     n = len(deals)
     points = Fraction(max(totals.values()) - totals[tile], n)
     chance = Fraction(max(goals.values()) - goals[tile], n)
     means = {m: Fraction(t, n) for m, t in totals.items()}   # for the side that plays
-    return points, chance, n, means
+    return points, chance, n, means, per_deal
 
 
 def bare(record: dict) -> dict:
@@ -134,7 +139,7 @@ def test_every_loss_of_an_enumerated_view_is_the_exhaustive_one(record):
     for i in late_plays(record, most=400):
         grade = grades.decisions[i]
         p = start.with_plays(grades.analysis.position.plays[:i])
-        points, chance, n, means = exhaustive_losses(p, grade.choice)
+        points, chance, n, means, per_deal = exhaustive_losses(p, grade.choice)
         assert grade.method == "enumerated" and grade.count == grade.deals == n
         assert grade.loss.value == points and grade.loss.exact
         assert grade.loss.low == grade.loss.high == float(points)
@@ -145,9 +150,23 @@ def test_every_loss_of_an_enumerated_view_is_the_exhaustive_one(record):
         sign = 1 if p.maximizer[p.to_move_index] else -1
         for option in grade.options:
             assert option.mean == pytest.approx(float(sign * means[option.option]))
-        # Skill is the loss for the side that played, luck the rest of the change.
+        # The price of hidden information: the mean over the deals of the best tile on
+        # each, less the best tile's mean (for the side that plays).
+        price = Fraction(sum(max(sign * v for v in deal.values()) for deal in per_deal), n) \
+            - max(means.values())
+        assert grade.information_price == price >= 0
+        # Skill is the loss for the side that played, information minus the price, luck
+        # the rest of the change.
         assert grade.skill == -sign * points
-        assert grade.skill + grade.luck == grade.dd_after - grade.dd_before
+        assert grade.information == -sign * price
+        assert grade.skill + grade.information + grade.luck == \
+            grade.dd_after - grade.dd_before
+        # Luck has mean 0 by construction: were the true deal any one of the deals the
+        # seat could not tell apart, its luck (each deal solved here) averages to 0.
+        lucks = [(deal[grade.choice] - max(deal.values(), key=lambda v: sign * v))
+                 - grade.skill - grade.information for deal in per_deal]
+        assert sum(lucks) == 0
+        assert grade.luck in lucks
         checked += 1
     assert checked >= 1
 
@@ -323,7 +342,7 @@ def test_a_declaration_is_graded_against_the_likeliest_to_make():
         assert declaration.marks_loss.value >= 0
 
 
-# --------------------------------------------------------------- skill and luck
+# ------------------------------------------------- skill, information and luck
 
 
 def rule_games() -> list[GameRecord]:
@@ -334,7 +353,7 @@ def rule_games() -> list[GameRecord]:
 
 @pytest.mark.parametrize("record", [GameRecord(GAME)] + rule_games(),
                          ids=["example", "42-rule-random", "42-rule-rule", "moon3", "moon4"])
-def test_skill_and_luck_add_up_to_the_double_dummy_change(record):
+def test_skill_information_and_luck_add_up_to_the_double_dummy_change(record):
     graded = grade_game(record, deals=8, advice_deals=4, enumerate_limit=60, threads=1)
     assert len(graded.hands) == len(record.hands)
     for hand, grades in zip(record.hands, graded.hands):
@@ -343,15 +362,22 @@ def test_skill_and_luck_add_up_to_the_double_dummy_change(record):
             continue
         a = grades.analysis
         # To the point, in fractions: the identity of the hand ...
-        assert grades.skill + grades.luck == grades.dd_change == grades.dd_final - grades.dd_start
+        assert grades.skill + grades.information + grades.luck == grades.dd_change == \
+            grades.dd_final - grades.dd_start
         if a.complete:
             assert grades.dd_final == a.result == hand.position.points
         # ... and of every decision that moves the value.
         moved = [d for d in grades.decisions if d.dd_before is not None]
         assert [d.kind for d in moved if d.kind == "play"] == ["play"] * len(hand.plays)
         for d in moved:
-            assert d.skill + d.luck == d.dd_after - d.dd_before
-            assert isinstance(d.skill, Fraction) and isinstance(d.luck, Fraction)
+            assert d.skill + d.information + d.luck == d.dd_after - d.dd_before
+            assert all(isinstance(x, Fraction) for x in (d.skill, d.information, d.luck))
+            # The price is never below 0; the term is its negative for the side that
+            # wants the value high, as skill is the loss's.
+            assert d.information_price >= 0
+            assert d.information * d.loss.value == d.skill * d.information_price
+            if d.method == "forced":
+                assert d.information == d.skill == 0 and d.dd_after == d.dd_before
         for before, after in zip(moved, moved[1:]):
             assert before.dd_after == after.dd_before
         assert moved[0].dd_before == grades.dd_start and moved[-1].dd_after == grades.dd_final
@@ -360,20 +386,101 @@ def test_skill_and_luck_add_up_to_the_double_dummy_change(record):
             assert discard.dd_after == a.value and discard.dd_before >= a.value
         else:
             assert grades.dd_start == a.value
-        # The seats' own sums, each for its side, add up to the hand's.
-        side = {s: 1 if a.position.scorer[SEATS.index(s)] else -1 for s in grades.seats}
-        assert sum(side[s] * (g.skill + g.luck) for s, g in grades.seats.items()) == \
-            grades.dd_change
+        # The seats' own sums, each for its side (the side that wants the value high
+        # or low: in nello the declarer wants few tricks), add up to the hand's; a seat's
+        # own skill and information are never above 0.
+        side = {s: 1 if a.position.maximizer[SEATS.index(s)] else -1 for s in grades.seats}
+        assert sum(side[s] * (g.skill + g.information + g.luck)
+                   for s, g in grades.seats.items()) == grades.dd_change
+        for g in grades.seats.values():
+            assert g.skill <= 0 and g.information <= 0
     # A costly play's luck holds what the seat could not have known.
     plays = [d for h in graded.hands for d in h.decisions if d.kind == "play"]
     assert any(d.luck != 0 for d in plays)
+    assert any(d.information != 0 for d in plays)
 
 
 def test_hand_records_keep_the_identity_too():
     for record in HANDS:
         grades = grade_hand(record, deals=8, enumerate_limit=60, threads=1)
-        assert grades.skill + grades.luck == grades.dd_change
+        assert grades.skill + grades.information + grades.luck == grades.dd_change
         assert grades.dd_start == grades.analysis.value
+
+
+def test_nello_figures_are_the_declarers_side_that_wants_few_tricks():
+    """In nello the value is the declarer's tricks: the declarer wants it low, so its own
+    skill (minus what it gave up) is the hand's skill with the sign turned."""
+    record = next(r for r in HANDS if r["contract"].get("trump") == "nello")
+    grades = grade_hand(record, deals=20, threads=1)
+    declarer = record["contract"]["declarer"]
+    mine = [d for d in grades.decisions if d.seat == declarer and d.loss is not None]
+    assert grades.seats[declarer].skill == -sum(Fraction(d.loss.value) for d in mine) <= 0
+    assert grades.seats[declarer].skill == -sum(d.skill for d in mine)
+    assert grades.seats[declarer].information == \
+        -sum(Fraction(d.information_price) for d in mine)
+
+
+def test_the_price_is_zero_with_one_deal_or_one_option():
+    # One deal: the best option on it is the best over the deals.
+    assert information_price([[12], [7], [30]]) == 0
+    # One option: nothing to choose.
+    assert information_price([[3, 9, 1]]) == 0
+    # Each option best on a deal of its own: the price is what the per-deal best adds.
+    assert information_price([[4, 0, 2], [0, 4, 2]]) == Fraction(4 + 4 + 2, 3) - 2
+    # A real view with one consistent deal left (the voids shown pin every unseen
+    # tile): the price is 0 whatever the choice, and so is the information term.
+    record = random_hand(37)
+    start = Position(record).with_plays([])
+    before = start.with_plays(record["plays"][:22])
+    assert count_deals(view_of(before.to_json(), None)) == 1 and len(before.legal_ids()) > 1
+    grades = grade_hand(record, deals=8, threads=1)
+    d = grades.decisions[22]
+    assert d.method == "enumerated" and d.count == d.deals == 1
+    assert d.information_price == d.information == 0
+    assert d.luck == 0   # the one deal is the true one: the change is all skill
+    assert d.skill == d.dd_after - d.dd_before
+    # A forced play pays nothing either.
+    forced = [d for d in grades.decisions if d.method == "forced"]
+    assert forced and all(d.information_price == d.information == d.luck == 0
+                          for d in forced)
+
+
+def random_hand(seed: int) -> dict:
+    """A hand record whose deal and plays are random: 30 in a random pip suit by North,
+    every play a legal tile drawn at random. Nothing a seat sees then tells it where the
+    other tiles lie beyond what its view rules out, so the true deal is a uniform draw
+    from the deals of each view."""
+    rng = random.Random(seed)
+    tiles = list(T.NAMES)
+    rng.shuffle(tiles)
+    record = {"hands": {s: tiles[7 * i:7 * i + 7] for i, s in enumerate("NESW")},
+              "contract": {"declarer": "N", "trump": rng.choice(
+                  ["blanks", "ones", "deuces", "treys", "fours", "fives", "sixes"]),
+                  "bid": 30}}
+    p = Position(record)
+    while p.legal_ids():
+        p = p.with_plays(list(p.plays) + [rng.choice(p.legal_ids())])
+    return {**record, "plays": [T.name_of(t) for t in p.plays]}
+
+
+def test_luck_has_mean_zero_once_the_price_of_information_is_apart():
+    """Over random hands, each play's luck for the side that made it averages to 0 (its
+    95% interval holds 0), while luck with the price of information in it, as it was
+    before the price had a term of its own, stays below 0."""
+    new, old = [], []
+    for seed in range(24):
+        grades = grade_hand(random_hand(seed), deals=24, seed=seed, threads=1)
+        p = grades.analysis.position
+        for d in grades.decisions:
+            if d.method in ("forced", "ungraded"):
+                continue
+            side = 1 if p.maximizer[SEATS.index(d.seat)] else -1
+            new.append(float(side * d.luck))
+            old.append(float(side * (d.luck + d.information)))
+    assert len(new) > 300
+    now, before = mean_of(new), mean_of(old)
+    assert now.low < 0 < now.high
+    assert before.high < 0
 
 
 # ----------------------------------------------------------- three-player Moon
@@ -429,6 +536,7 @@ def test_cli_grades_a_game_in_text_and_json():
     assert "seat-view grades: plays over 10 deals (seed 42" in text.stdout
     assert text.stdout.count("Calls and declaration (bid advice") == 3
     assert "Skill " in text.stdout and "* a mistake:" in text.stdout
+    assert " + information " in text.stdout and "price: of hidden information" in text.stdout
     out = t42(*args, "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
@@ -436,8 +544,14 @@ def test_cli_grades_a_game_in_text_and_json():
     for hand in data["hands"]:
         kinds = [d["kind"] for d in hand["decisions"]]
         assert kinds[:5] == ["call"] * 4 + ["declaration"] and kinds.count("play") == 28
-        assert hand["skill"] + hand["luck"] == pytest.approx(hand["dd_change"], abs=1e-5)
+        assert hand["skill"] + hand["information"] + hand["luck"] == \
+            pytest.approx(hand["dd_change"], abs=1e-5)
         assert hand["dd_change"] == hand["result"] - hand["dd_start"]
+        plays = [d for d in hand["decisions"] if d["kind"] == "play"]
+        assert all(d["information_price"] >= 0 for d in plays)
+        assert sum(d["information"] for d in plays) == \
+            pytest.approx(hand["information"], abs=1e-4)
+        assert sum(s["information"] for s in hand["seats"].values()) <= 0
 
 
 def test_cli_grades_a_hand_record_from_standard_input():

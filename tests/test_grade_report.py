@@ -1,6 +1,7 @@
 """`t42 report` over seat-view grades: per player decisions and mistakes per hand by phase,
-marks and points lost and luck per hand with their intervals, the worst decisions with
-their game and hand; text, JSON and HTML.
+marks and points lost, the price of hidden information and luck per hand with their
+intervals (clustered by hand), the worst decisions with their game and hand; text, JSON
+and HTML.
 
 The figures are checked twice: on a few hand-made grading lines whose every figure is
 known, and on real gradings of arena games between the project's bots, recomputed here
@@ -11,12 +12,13 @@ duplicate results do: the random bot loses the most per hand.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 from test_batch import t42, write_lines
 
-from solver.hidden.stats import mean_of
+from solver.hidden.stats import clustered_mean, mean_of, t_quantile_975
 from solver.show.grade_report import PHASES, format_grade_report, phase_of, read_grade_report
 from solver.show.report import ReportLineError
 
@@ -43,8 +45,25 @@ def decision(kind: str, seat: str, index: int, *, marks: float = 0.0,
 
 
 def seats(**luck: float) -> dict:
+    """Seat summaries with the given luck; each seat's information term minus a tenth of
+    its luck's size (a price of a tenth of it)."""
     return {s: {"decisions": 1, "mistakes": 0, "loss": 0, "marks_loss": 0, "skill": 0,
-                "luck": v} for s, v in luck.items()}
+                "information": -abs(v) / 10, "luck": v} for s, v in luck.items()}
+
+
+def by_hand(values: list[float], hands: list) -> tuple[float, float, float]:
+    """(mean, low, high) of ``values`` with a standard error clustered by ``hands``,
+    computed here from its formula: G/(G-1) sum_g (Y_g - m n_g)^2 / N^2, t on G-1."""
+    n = len(values)
+    m = sum(values) / n
+    clusters: dict = {}
+    for x, h in zip(values, hands):
+        y, k = clusters.get(h, (0.0, 0))
+        clusters[h] = (y + x, k + 1)
+    g = len(clusters)
+    se = math.sqrt(g / (g - 1) * sum((y - m * k) ** 2 for y, k in clusters.values()) / n ** 2)
+    half = t_quantile_975(g - 1) * se
+    return m, m - half, m + half
 
 
 GAME = {
@@ -81,6 +100,8 @@ def test_hand_made_lines_give_their_figures():
     assert alpha.marks_lost == pytest.approx([0.7, 0.0, 0.8, 0.4])
     assert alpha.points_lost == pytest.approx([0.0, 1.0, 6.0, 2.0])
     assert alpha.luck == pytest.approx([2.0, 2.0, -3.0, 1.0])
+    assert alpha.information == pytest.approx([0.2, 0.2, 0.3, 0.1])   # the price: >= 0
+    assert alpha.hands_of == [(1, 0), (1, 0), (1, 1), (3, None)]
     assert beta.marks_lost == pytest.approx([0.1, 0.3])
     assert beta.points_lost == pytest.approx([3.0, 0.0])
     assert (alpha.decisions, alpha.mistakes, beta.decisions, beta.mistakes) == (5, 2, 4, 0)
@@ -93,10 +114,16 @@ def test_hand_made_lines_give_their_figures():
 
     out = report.to_json()
     assert list(out["players"]) == ["alpha", "beta"]     # most marks lost first
+    # Intervals clustered by hand: N's and S's seat-hands of hand 0 are one cluster.
     figures = out["players"]["alpha"]["marks_lost_per_hand"]
-    expected = mean_of([0.7, 0.0, 0.8, 0.4])
-    assert figures == {"mean": pytest.approx(0.475), "low": pytest.approx(expected.low, abs=1e-6),
-                       "high": pytest.approx(expected.high, abs=1e-6)}
+    mean, low, high = by_hand([0.7, 0.0, 0.8, 0.4], alpha.hands_of)
+    expected = clustered_mean([0.7, 0.0, 0.8, 0.4], alpha.hands_of)
+    assert (expected.mean, expected.low, expected.high) == pytest.approx((mean, low, high))
+    assert figures == {"mean": pytest.approx(0.475), "low": pytest.approx(low, abs=1e-6),
+                       "high": pytest.approx(high, abs=1e-6)}
+    price = out["players"]["alpha"]["information_price_per_hand"]
+    assert (price["mean"], price["low"], price["high"]) == pytest.approx(
+        by_hand([0.2, 0.2, 0.3, 0.1], alpha.hands_of), abs=1e-6)
     assert out["players"]["alpha"]["phases"]["later plays"]["mistakes_per_hand"] == 0.25
     # The worst three, by marks lost, each with its line, game and hand.
     assert [(w["player"], w["line"], w["id"], w["hand"], w["kind"], w["index"])
@@ -108,6 +135,49 @@ def test_hand_made_lines_give_their_figures():
     assert "* alpha  g1 (line 1), hand 2, play 6 (trick 2)" in text
     row = next(r for r in text.splitlines() if r.strip().startswith("alpha "))
     assert row.split()[1:6] == ["4", "5", "2", f"{expected.mean:.2f}", f"({expected.low:.2f}"]
+    assert "information price/hand (95%)" in text and "clustered by hand" in text
+    assert f"{price['mean']:.2f} ({price['low']:.2f} .. {price['high']:.2f})" in row
+
+
+def test_intervals_cluster_the_seat_hands_of_a_hand():
+    """A bot that holds both seats of a side has two seat-hands a hand, alike when the
+    deal favours the side: clustered by hand, its interval is that of one figure a hand
+    (the pairs add no independent evidence), not the narrower one of twice as many
+    independent seat-hands."""
+    lucks = [3.0, -1.0, 4.5, -2.0, 0.5, 1.0, -3.5, 2.0]
+    hands = []
+    for k, luck in enumerate(lucks):
+        hands.append({"hand": k, "decisions": [
+            decision("play", "N", 0, trick=1, points=1.0),
+            decision("play", "S", 2, trick=1, points=1.0)],
+            "seats": seats(N=luck, S=luck)})
+    line = {"id": "g", "meta": {"arena": {"NS": "pair", "EW": "other"}}, "game": "42",
+            "players": 4, "seat_view": {"deals": 10}, "hands": hands}
+    report = read_grade_report([json.dumps(line)])
+    pair = report.players["pair"]
+    assert pair.hands == 16 and len(set(pair.hands_of)) == 8
+    clustered = pair.luck_estimate
+    per_hand = mean_of(lucks)
+    assert (clustered.mean, clustered.se, clustered.low, clustered.high) == pytest.approx(
+        (per_hand.mean, per_hand.se, per_hand.low, per_hand.high))
+    independent = mean_of(pair.luck)
+    assert independent.high - independent.low < 0.7 * (clustered.high - clustered.low)
+    # A player of one seat a hand: clustering changes nothing.
+    one = clustered_mean(lucks, list(range(8)))
+    assert (one.low, one.high) == pytest.approx((per_hand.low, per_hand.high))
+
+
+def test_a_grading_made_before_the_information_term_has_no_price():
+    old = json.loads(json.dumps(HAND))
+    for summary in old["seats"].values():
+        del summary["information"]
+    report = read_grade_report([json.dumps(old)])
+    assert report.players["alpha"].information == [None]
+    assert report.to_json()["players"]["alpha"]["information_price_per_hand"] == \
+        {"mean": None, "low": None, "high": None}
+    row = next(r for r in format_grade_report(report).splitlines()
+               if r.strip().startswith("alpha "))
+    assert " - " in row
 
 
 def test_phases():
@@ -176,9 +246,11 @@ def test_the_report_orders_the_bots_as_duplicate_play_does(arena, tmp_path):
     assert list(players)[0] == "random"                  # the most marks lost a hand
     random, rule, advice = (players[p] for p in ("random", "rule", "advice"))
     for p in (random, rule, advice):
-        for figure in ("marks_lost_per_hand", "points_lost_per_hand", "luck_per_hand"):
+        for figure in ("marks_lost_per_hand", "points_lost_per_hand",
+                       "information_price_per_hand", "luck_per_hand"):
             e = p[figure]
             assert e["low"] < e["mean"] < e["high"]
+        assert p["information_price_per_hand"]["mean"] > 0
     # Clearly apart: random's interval lies above the others' means.
     assert random["marks_lost_per_hand"]["low"] > rule["marks_lost_per_hand"]["mean"]
     assert random["marks_lost_per_hand"]["low"] > advice["marks_lost_per_hand"]["mean"]
@@ -189,6 +261,8 @@ def test_the_report_orders_the_bots_as_duplicate_play_does(arena, tmp_path):
     assert report["records"] == len(graded) == 6
     assert report["hands"] == sum(len(g["hands"]) for g in graded)
     marks: dict = {}
+    prices: dict = {}
+    clusters: dict = {}
     phases: dict = {}
     for g in graded:
         names = {s: g["meta"]["arena"][side] for side in ("NS", "EW") for s in side}
@@ -204,11 +278,16 @@ def test_the_report_orders_the_bots_as_duplicate_play_does(arena, tmp_path):
                 counts[1] += d["mistake"]
             for seat, value in per_seat.items():
                 marks.setdefault(names[seat], []).append(value)
+                prices.setdefault(names[seat], []).append(-hand["seats"][seat]["information"])
+                clusters.setdefault(names[seat], []).append((g["id"], hand["hand"]))
     for name, values in marks.items():
-        e = mean_of(values)
+        mean, low, high = by_hand(values, clusters[name])
         assert players[name]["hands"] == len(values)
-        assert players[name]["marks_lost_per_hand"]["mean"] == pytest.approx(e.mean, abs=1e-5)
-        assert players[name]["marks_lost_per_hand"]["low"] == pytest.approx(e.low, abs=1e-5)
+        assert players[name]["marks_lost_per_hand"]["mean"] == pytest.approx(mean, abs=1e-5)
+        assert players[name]["marks_lost_per_hand"]["low"] == pytest.approx(low, abs=1e-5)
+        price = by_hand(prices[name], clusters[name])
+        assert [players[name]["information_price_per_hand"][k] for k in
+                ("mean", "low", "high")] == pytest.approx(list(price), abs=1e-5)
         for phase, (n, mistakes) in phases[name].items():
             assert players[name]["phases"][phase]["decisions"] == n
             assert players[name]["phases"][phase]["mistakes"] == mistakes
@@ -226,9 +305,10 @@ def test_the_report_orders_the_bots_as_duplicate_play_does(arena, tmp_path):
         assert w["id"] == graded[w["line"] - 1]["id"]
 
     page = html.read_text()
-    assert page.count("<svg") == 4 and page.count("</svg>") == 4
+    assert page.count("<svg") == 5 and page.count("</svg>") == 5
     for title in ("Marks lost per hand by player", "Points lost per hand by player",
-                  "Mistakes per hand by phase", "Luck per hand by player"):
+                  "Mistakes per hand by phase", "Luck per hand by player",
+                  "Price of hidden information per hand by player"):
         assert f'title="{title}"' in page
     assert "<script" not in page and "<img" not in page
     assert "random vs rule, seed 3, game 0" in page        # the worst decisions' games

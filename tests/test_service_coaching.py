@@ -109,8 +109,12 @@ def test_grade_hand_is_the_python_apis(server, stub, transport, hand_id, declari
     g = answer.grades
     assert len([d for d in g.decisions if d.kind == coach_pb.DECISION_KIND_PLAY]) == \
         len(data["plays"])
-    assert abs(g.skill + g.luck - g.dd_change) < 1e-5
+    assert abs(g.skill + g.information + g.luck - g.dd_change) < 1e-5
     assert g.dd_change == g.final_value - g.dd_start
+    plays = [d for d in g.decisions if d.kind == coach_pb.DECISION_KIND_PLAY]
+    assert all(d.HasField("information_price") and d.information_price >= 0 for d in plays)
+    assert abs(sum(d.information for d in plays) - g.information) < 1e-4
+    assert any(d.information != 0 for d in plays)
 
 
 def test_grade_hand_of_club_1_names_its_mistakes(stub):
@@ -126,6 +130,13 @@ def test_grade_hand_of_club_1_names_its_mistakes(stub):
     west = g.decisions[3]
     assert (west.choice, west.dd_cost, round(west.loss.value, 2), west.mistake) == \
         ("5-0", 5, 1.66, False)
+    # The opening lead: a small loss, a larger price of not seeing the other hands (the
+    # declaring side's points: minus it), and the luck the rest of what the lead did.
+    north = g.decisions[0]
+    assert (north.choice, round(north.information_price, 2), round(north.information, 2),
+            round(north.luck, 2)) == ("0-0", 3.44, -3.44, 3.5)
+    assert (round(g.skill, 2), round(g.information, 2), round(g.luck, 2)) == \
+        (1.3, -4.8, 9.5)
     assert (answer.settings.deals, answer.settings.seed, answer.settings.search) == \
         (100, 42, "double-dummy")
 

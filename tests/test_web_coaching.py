@@ -2,10 +2,11 @@
 headless Chromium at the phone (390x844) and desktop (1280x800) sizes.
 
 After a hand the page shows each of the person's calls and plays graded from its seat's
-view, and the hand's luck for its side: the same as `grade_game` for the finished hands'
-record, that hand, the page's options and seed (and as the GradeGame answer the page
-got). At a game's end a summary; the history page then lists the game (ListFinishedGames
-for the tokens this browser kept) with its figures and three SVG charts, the same
+view, the price of hidden information its plays paid and the hand's luck for its side:
+the same as `grade_game` for the finished hands' record, that hand, the page's options and
+seed (and as the GradeGame answer the page got). At a game's end a summary; the history
+page then lists the game (ListFinishedGames for the tokens this browser kept) with its
+figures and four SVG charts, the same
 figures as `grade_game` and `read_game` give for the game's record. axe-core finds no
 serious violation on either. Skipped, with the reason, when Playwright or Chromium is
 missing. About 2 minutes (one whole game against the rule bots).
@@ -54,9 +55,10 @@ def python_grades(record: dict, hands: list[int] | None = None):
 
 
 def side_sign(hand_grades, seat: str) -> int:
-    """+1 when ``seat`` is on the declaring side of the graded hand, else -1."""
+    """+1 when ``seat``'s side wants the graded hand's value high (the declaring side, bar
+    nello's declarer), else -1."""
     position = hand_grades.analysis.position
-    return 1 if position.scorer["NESW".index(seat)] else -1
+    return 1 if position.maximizer["NESW".index(seat)] else -1
 
 
 def play_hand(t: Table, bid: bool = False) -> str:
@@ -101,12 +103,19 @@ def check_hand_grades(t: Table, k: int, seat: str = "S") -> None:
         assert page.get_attribute("#grades-luck", "data-luck") == f"{luck:.2f}"
         mood = "unlucky" if luck < -0.005 else "lucky" if luck > 0.005 else "neither"
         assert f"for your side ({mood}" in summary
+        # The price of hidden information the person's plays paid, apart from luck.
+        price = -float(seats.information)
+        assert page.get_attribute("#grades-information", "data-price") == f"{price:.2f}"
+        assert f"your plays paid {price:.2f} " in summary
+        assert f"+ information {'+' if graded.information >= 0 else '-'}" \
+            f"{abs(float(graded.information)):.2f} + luck" in summary
     # The page's own answer is the same GradeGame grading.
     asked = [(r, a) for m, r, a in t.answers if m == "GradeGame" and r.get("hands") == [k]]
     assert asked and asked[-1][0]["options"] == OPTIONS
     answer = asked[-1][1]["hands"][0]
     assert [d["choice"] for d in answer["decisions"]] == [d.choice for d in graded.decisions]
     assert abs(answer.get("luck", 0) - float(graded.luck)) < 1e-5
+    assert abs(answer.get("information", 0) - float(graded.information)) < 1e-5
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
@@ -155,17 +164,19 @@ def test_a_finished_game_its_summary_and_the_history_page(open_page, browser, ax
     mistakes = sum(s.mistakes for s in mine if s)
     marks = sum(s.marks_loss for s in mine if s) / len(game.hands)
     luck = sum(side_sign(h, "S") * float(h.luck) for h in graded.hands if h.analysis)
+    price = -sum(float(s.information) for s in mine if s) / len(game.hands)
     total = page.query_selector("#game-grades-total")
     assert int(total.get_attribute("data-decisions")) == decisions > 0
     assert int(total.get_attribute("data-mistakes")) == mistakes
     assert total.get_attribute("data-marks-loss") == f"{marks:.2f}"
     assert total.get_attribute("data-luck") == f"{luck:.2f}"
+    assert total.get_attribute("data-price") == f"{price:.2f}"
     assert len(page.query_selector_all("#game-grades-table tbody tr")) == len(game.hands)
     assert axe.blocking(page) == []
     page.locator("#game-grades").screenshot(path=str(artifacts / "2-game-grades-desktop.png"))
     tokens = page.evaluate("JSON.parse(localStorage.getItem('t42.finished'))")
     assert len(tokens) == 1
-    kept = page.evaluate("localStorage.getItem('t42.grades')")
+    kept = page.evaluate("localStorage.getItem('t42.grades.2')")
 
     declared = [k for k, h in enumerate(game.hands) if h.contract is not None and
                 h.contract.declarer == "NESW".index("S")]
@@ -185,8 +196,10 @@ def test_a_finished_game_its_summary_and_the_history_page(open_page, browser, ax
         assert int(row.get_attribute("data-decisions")) == decisions
         assert abs(float(row.get_attribute("data-marks-loss")) - marks) < 1e-3
         assert abs(float(row.get_attribute("data-luck")) - luck / len(game.hands)) < 1e-3
+        assert abs(float(row.get_attribute("data-price")) - price) < 1e-3
         assert row.get_attribute("data-won") == ("1" if game.winner == "NS" else "0")
         for chart, value in (("loss", marks), ("luck", luck / len(game.hands)),
+                             ("information", price),
                              ("made", made / len(declared) if declared else None)):
             points = hp.query_selector_all(f"#chart-{chart} svg circle.point")
             if value is None:
@@ -209,7 +222,7 @@ def test_a_finished_game_its_summary_and_the_history_page(open_page, browser, ax
     phone = open_page("phone", INIT + (
         "localStorage.setItem('t42.finished', " + json.dumps(json.dumps(
             ["not-a-token", tokens[0]])) + ");"
-        "if (!localStorage.getItem('t42.grades')) localStorage.setItem('t42.grades', " +
+        "if (!localStorage.getItem('t42.grades.2')) localStorage.setItem('t42.grades.2', " +
         json.dumps(kept) + ");"))
     check_history(phone, "phone")
     assert phone.page.is_visible("#forgotten")

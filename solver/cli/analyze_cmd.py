@@ -56,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="grade every call, declaration, discard and play from its seat's "
                         "view: what each option was worth over the deals the seat could "
                         "not tell apart, the loss against the best with a 95%% interval, "
-                        "mistakes, and each play's skill and luck")
+                        "mistakes, and each play's skill, information (the price of "
+                        "hidden information) and luck")
     g.add_argument("--deals", type=int, metavar="N",
                    help=f"--seat-view: deals drawn per play (default {DEFAULT_DEALS})")
     g.add_argument("--seed", type=int, metavar="S",

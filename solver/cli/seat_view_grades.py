@@ -1,5 +1,6 @@
 """`t42 analyze --seat-view`: the text of seat-view grades (`solver.hidden.coaching`),
-every decision of a hand or game graded by what its seat knew, with skill and luck."""
+every decision of a hand or game graded by what its seat knew, with skill, information
+and luck."""
 
 from __future__ import annotations
 
@@ -72,9 +73,10 @@ def _marks_rows(decisions: Sequence[DecisionGrade]) -> list[str]:
 
 def _unit_rows(decisions: Sequence[DecisionGrade]) -> list[str]:
     """Plays (and the three-player Moon declaration and discard): the loss in points or
-    tricks and in marks, the double-dummy cost, skill and luck."""
+    tricks and in marks, the price of hidden information, the double-dummy cost, skill,
+    information and luck."""
     rows = [("", "#", "trick", "seat", "decision", "best", "for make", "deals", "loss", "95%",
-             "marks", "cost", "skill", "luck")]
+             "marks", "price", "cost", "skill", "info", "luck")]
     for d in decisions:
         what = d.choice if d.kind == "play" else f"{d.kind} {d.choice}"
         rows.append(("*" if d.mistake else "", str(d.index + 1) if d.kind == "play" else "",
@@ -83,8 +85,10 @@ def _unit_rows(decisions: Sequence[DecisionGrade]) -> list[str]:
                      "" if d.best_for_make == d.choice else d.best_for_make or "-", _deals(d),
                      _number(d.loss.value if d.loss else None), _interval(d.loss, d.method),
                      _number(d.marks_loss.value if d.marks_loss else None),
+                     _number(d.information_price),
                      "" if d.dd_cost is None else str(d.dd_cost),
                      "" if d.skill is None else _number(d.skill, True),
+                     "" if d.information is None else _number(d.information, True),
                      "" if d.luck is None else _number(d.luck, True)))
     return _table(rows, left=(0, 3, 4, 5, 6, 9))
 
@@ -95,7 +99,7 @@ def _amount(n: int, unit: str) -> str:
 
 def format_hand_grades(grades: HandGrades, players: dict | None = None) -> list[str]:
     """A hand's grades: its calls and declaration in marks, its plays in points (tricks)
-    with skill and luck, the identity they keep, and a line per seat."""
+    with skill, information and luck, the identity they keep, and a line per seat."""
     lines: list[str] = []
     marked = [d for d in grades.decisions if d.kind == "call" or
               (d.kind == "declaration" and d.unit is None)]
@@ -113,20 +117,24 @@ def format_hand_grades(grades: HandGrades, players: dict | None = None) -> list[
                   + (f"result: {_amount(a.result, unit)}" if a.complete else
                      f"after the last play: {_amount(a.final_value, unit)}")]
         lines += ["", f"Plays, each from its seat's view (loss in {unit} and expected marks "
-                  "for its side; cost double dummy; skill and luck in the declaring side's "
+                  f"for its side; price of hidden information in {unit} for its side; cost "
+                  f"double dummy; skill, information and luck in the declaring side's "
                   f"{unit}):"]
         lines += ["  " + row for row in _unit_rows(in_unit)]
-        lines += ["", f"Skill {_number(grades.skill, True)} + luck {_number(grades.luck, True)}"
+        lines += ["", f"Skill {_number(grades.skill, True)} + information "
+                  f"{_number(grades.information, True)} + luck {_number(grades.luck, True)}"
                   f" = {grades.dd_change:+d}: the double-dummy value's change from the start "
                   f"to the end, in the declaring side's {unit}"]
     if grades.seats:
         names = players or {}
-        rows = [("seat", "graded", "mistakes", "loss", "marks", "skill", "luck", "player")]
+        rows = [("seat", "graded", "mistakes", "loss", "marks", "skill", "info", "luck",
+                 "player")]
         for seat, s in grades.seats.items():
             rows.append((seat, str(s.decisions), str(s.mistakes), _number(s.loss),
-                         _number(s.marks_loss), _number(s.skill, True), _number(s.luck, True),
+                         _number(s.marks_loss), _number(s.skill, True),
+                         _number(s.information, True), _number(s.luck, True),
                          names.get(seat, "")))
-        lines += [""] + ["  " + row for row in _table(rows, left=(0, 7))]
+        lines += [""] + ["  " + row for row in _table(rows, left=(0, 8))]
     return lines
 
 
@@ -136,7 +144,9 @@ def _legend(game: str) -> list[str]:
             "expected marks",
             "best: the option with the best mean, when another; for make: the one likeliest "
             "to reach the side's goal (make, or set), when another",
-            "a seat's skill and luck are its own side's"]
+            "price: of hidden information, the mean over the deals of the best option on each "
+            "less the best option's mean; info: minus the price, as skill is minus the loss",
+            "a seat's skill, information and luck are its own side's"]
 
 
 def _plays_setting(s: dict) -> str:

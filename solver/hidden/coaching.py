@@ -26,15 +26,35 @@ was used), or for bid advice's calibrated figures, which are no mean over the de
 paired bootstrap. A decision is a **mistake** only when an interval lies wholly above its
 threshold (`MISTAKE_POINTS`, `MISTAKE_TRICKS`, `MISTAKE_MARKS`).
 
-**Skill and luck.** Every play (and the three-player Moon discard) moves the
-double-dummy value of the hand, the declaring side's points (`HandAnalysis`'s value),
-from ``dd_before`` to ``dd_after``. Its skill is what the seat gave up in expectation,
-in the same terms: minus its points loss for the declaring side, plus it for the
-defenders; its luck is the rest of the change, ``dd_after - dd_before - skill``. The
-changes telescope, so over a hand the sum of skill and luck is the double-dummy value
-at the start (the opening lead; before the discard in three-player Moon) taken from the
+**Skill, information and luck.** Every play (and the three-player Moon discard) moves
+the double-dummy value of the hand, the declaring side's points (`HandAnalysis`'s value),
+from ``dd_before`` to ``dd_after``. Write ``u(o, d)`` for the value after option ``o`` on
+deal ``d`` for the seat's side (the value itself when its side wants it high, its
+negative when low), ``E`` for the mean over the deals the grade used, ``k`` for the
+option chosen and ``t`` for the true deal. Then ``dd_after - dd_before``, for the seat's
+side, is ``u(k, t) - max_o u(o, t)`` (before the play, the value counts the option best
+on this deal), and it splits into three terms:
+
+* **skill**, ``E u(k) - max_o E u(o)``: minus the points loss, what the choice gave up
+  against the option best over the deals (0 for that option);
+* **information**, ``max_o E u(o) - E[max_o u(o, d)]``: minus the **price of hidden
+  information** (``information_price``, never below 0), what the seat's side gives up
+  on average over its deals because it must choose one option for all of them while the
+  double-dummy value picks the best one on each (0 when one deal fits the view, or one
+  option is legal);
+* **luck**, the rest: ``(u(k, t) - E u(k)) - (max_o u(o, t) - E max_o u(o))``, how far
+  the true deal sits from the average deal for the option chosen, less the same for the
+  value before. Its mean over the grade's deals, were the true deal any one of them, is
+  exactly 0.
+
+Each term is turned into the declaring side's points like the value (times -1 when the
+seat's side wants the value low): ``skill + information + luck = dd_after - dd_before``.
+The changes telescope, so over a hand the sum of the three is the double-dummy value at
+the start (the opening lead; before the discard in three-player Moon) taken from the
 final value (the result, once every trick is played): an identity, kept exactly in
-fractions.
+fractions. A seat's own figures (`SeatGrades`) turn them to its side: its skill and its
+information are then never above 0, its luck has mean 0 over deals it cannot tell
+apart.
 
 This module joins the search (hand analysis, the solver) and the hidden-hand layer
 (hints, bid advice), so it lives in the hidden layer, as `game_analysis` does.
@@ -199,8 +219,17 @@ class DecisionGrade:
         dd_after: ... and after it.
         dd_cost: What it cost the seat's side double dummy (`PlayAnalysis.cost`).
         skill: Its skill term, in the declaring side's points: minus the points loss
-            for the declaring side, plus it for the defenders.
-        luck: ``dd_after - dd_before - skill``.
+            when the seat's side wants the value high (the declaring side, bar nello's
+            declarer), plus it when low.
+        luck: ``dd_after - dd_before - skill - information``.
+        information_price: Plays, discards and the three-player Moon declaration: the
+            price of hidden information for the seat's side, in ``unit`` (>= 0): the
+            mean over the deals of the best option's value on each deal, less the best
+            option's mean (what choosing one option for every deal gives up; 0 with one
+            deal or one legal option).
+        information: Plays and the discard: the information term, in the declaring
+            side's points as ``skill``: minus ``information_price`` when the seat's
+            side wants the value high, plus it when low.
     """
 
     kind: str
@@ -225,6 +254,8 @@ class DecisionGrade:
     dd_cost: int | None = None
     skill: Fraction | None = None
     luck: Fraction | None = None
+    information_price: Fraction | float | None = None
+    information: Fraction | None = None
 
     @property
     def graded(self) -> bool:
@@ -244,9 +275,12 @@ class DecisionGrade:
             "p_make_loss": None if self.p_make_loss is None else self.p_make_loss.to_json(),
             "marks_loss": None if self.marks_loss is None else self.marks_loss.to_json(),
             "mistake": self.mistake})
+        if self.information_price is not None:
+            out["information_price"] = _rounded(self.information_price)
         if self.dd_before is not None:
             out.update({"dd_before": self.dd_before, "dd_after": self.dd_after,
                         "dd_cost": self.dd_cost, "skill": _rounded(self.skill),
+                        "information": _rounded(self.information),
                         "luck": _rounded(self.luck)})
         if self.note is not None:
             out["note"] = self.note
@@ -264,6 +298,8 @@ class SeatGrades:
         loss: The points (tricks) its plays and discard gave up in expectation.
         marks_loss: The expected marks all its decisions gave up.
         skill: Its plays' and discard's skill, for its own side (what it gave up, <= 0).
+        information: Their information term, for its own side (<= 0: minus the price of
+            hidden information its plays and discard paid).
         luck: Their luck, for its own side.
     """
 
@@ -273,18 +309,20 @@ class SeatGrades:
     marks_loss: float = 0.0
     skill: Fraction = Fraction(0)
     luck: Fraction = Fraction(0)
+    information: Fraction = Fraction(0)
 
     def to_json(self) -> dict:
         """The summary's JSON (fractions as rounded numbers)."""
         return {"decisions": self.decisions, "mistakes": self.mistakes,
                 "loss": _rounded(self.loss), "marks_loss": _rounded(self.marks_loss),
-                "skill": _rounded(self.skill), "luck": _rounded(self.luck)}
+                "skill": _rounded(self.skill), "information": _rounded(self.information),
+                "luck": _rounded(self.luck)}
 
 
 @dataclass
 class HandGrades:
-    """A hand's decisions graded from each seat's view, and its skill and luck, as
-    `grade_hand` returns it (and `grade_game` per hand).
+    """A hand's decisions graded from each seat's view, and its skill, information and
+    luck, as `grade_hand` returns it (and `grade_game` per hand).
 
     Attributes:
         decisions: Every decision graded, in the order they were made.
@@ -325,8 +363,15 @@ class HandGrades:
         return sum((d.luck for d in self.decisions if d.luck is not None), Fraction(0))
 
     @property
+    def information(self) -> Fraction:
+        """The sum of the decisions' information terms (declaring side's points)."""
+        return sum((d.information for d in self.decisions if d.information is not None),
+                   Fraction(0))
+
+    @property
     def dd_change(self) -> int:
-        """``dd_final - dd_start`` (0 without a contract): what skill and luck add up to."""
+        """``dd_final - dd_start`` (0 without a contract): what skill, information and luck
+        add up to."""
         if self.dd_start is None or self.dd_final is None:
             return 0
         return self.dd_final - self.dd_start
@@ -353,8 +398,9 @@ class HandGrades:
                         "unit": a.unit, "value": a.value, "dd_start": self.dd_start,
                         "result": a.result, "complete": a.complete,
                         "final_value": a.final_value, "made": a.made,
-                        "skill": _rounded(self.skill), "luck": _rounded(self.luck),
-                        "dd_change": self.dd_change})
+                        "skill": _rounded(self.skill),
+                        "information": _rounded(self.information),
+                        "luck": _rounded(self.luck), "dd_change": self.dd_change})
         out["decisions"] = [d.to_json() for d in self.decisions]
         out["seats"] = {s: g.to_json() for s, g in self.seats.items()}
         return out
@@ -467,6 +513,7 @@ def _grade_values(kind: str, seat: int, choice: str, valued: _Valued, game: str,
     k = valued.options.index(choice)
     exact = valued.enumerated
     loss = _paired_loss(utility[best], utility[k], exact)
+    price = information_price(utility)
     p_loss = _paired_loss(goal[best_make], goal[k], exact)
     marks_loss = _scaled(p_loss, 2 * marks)
     unit = "tricks" if p.max_value == 7 else "points"
@@ -481,7 +528,28 @@ def _grade_values(kind: str, seat: int, choice: str, valued: _Valued, game: str,
         best_for_make=valued.options[best_make], options=options,
         method="enumerated" if exact else "sampled", deals=n, count=valued.count, unit=unit,
         loss=loss, p_make_loss=p_loss, marks_loss=marks_loss,
-        mistake=loss.clear_of(limit) or marks_loss.clear_of(MISTAKE_MARKS[game]))
+        mistake=loss.clear_of(limit) or marks_loss.clear_of(MISTAKE_MARKS[game]),
+        information_price=price)
+
+
+def information_price(utility: Sequence[Sequence[int | float]]) -> Fraction | float:
+    """The price of hidden information of a decision: ``utility[o][d]`` the value for the
+    deciding seat's side of option ``o`` on deal ``d`` (every option on the same deals),
+    the mean over the deals of the best option on each deal less the best mean of an
+    option: ``E[max_o u] - max_o E[u]`` (>= 0; exact, a `Fraction`, for whole numbers).
+
+    >>> information_price([[3, 0], [0, 3]])   # each option best on one deal of two
+    Fraction(3, 2)
+    >>> information_price([[3, 1], [0, 0]])   # one option best on every deal
+    Fraction(0, 1)
+    """
+    n = len(utility[0])
+    best_each = sum(max(col) for col in zip(*utility))
+    best_mean = max(sum(u) for u in utility)
+    total = best_each - best_mean
+    if isinstance(total, int):
+        return Fraction(total, n)
+    return Fraction(total) / n
 
 
 def _scaled(loss: Loss, factor: float) -> Loss:
@@ -493,7 +561,8 @@ def _forced(kind: str, seat: str, choice: str, unit: str | None) -> DecisionGrad
     return DecisionGrade(kind=kind, seat=seat, choice=choice, best=choice,
                          best_for_make=choice, options=(OptionFigures(choice, None, None, None),),
                          method="forced", deals=0, count=None, unit=unit, loss=NO_LOSS,
-                         p_make_loss=NO_LOSS, marks_loss=NO_LOSS, mistake=False)
+                         p_make_loss=NO_LOSS, marks_loss=NO_LOSS, mistake=False,
+                         information_price=Fraction(0))
 
 
 def grade_play(view: View | Mapping[str, Any] | str, tile: str, *, deals: int = DEFAULT_DEALS,
@@ -981,12 +1050,14 @@ class _Ticker:
 
 def _with_luck(grade: DecisionGrade, sign: int, before: int, after: int, cost: int
                ) -> DecisionGrade:
-    """The grade with its double-dummy change split into skill and luck (declaring side's
-    points; ``sign`` +1 when the seat wants the value high)."""
-    assert grade.loss is not None
+    """The grade with its double-dummy change split into skill, information and luck
+    (declaring side's points; ``sign`` +1 when the seat wants the value high)."""
+    assert grade.loss is not None and grade.information_price is not None
     skill = -sign * Fraction(grade.loss.value)
+    information = -sign * Fraction(grade.information_price)
     return replace(grade, dd_before=before, dd_after=after, dd_cost=cost, skill=skill,
-                   luck=Fraction(after - before) - skill)
+                   information=information,
+                   luck=Fraction(after - before) - skill - information)
 
 
 def _grade_plays(analysis: HandAnalysis, auction: list | None, settings: _Settings,
@@ -1046,14 +1117,15 @@ def _summarise(decisions: Sequence[DecisionGrade], position: Position | None
         if not d.graded:
             continue
         s = seats.get(d.seat, SeatGrades())
-        side = 1
+        side = 1    # the seat's side wants the value high (not so nello's declarer)
         if position is not None:
-            side = 1 if position.scorer[SEATS.index(d.seat)] else -1
+            side = 1 if position.maximizer[SEATS.index(d.seat)] else -1
         seats[d.seat] = SeatGrades(
             decisions=s.decisions + 1, mistakes=s.mistakes + d.mistake,
             loss=s.loss + (d.loss.value if d.loss is not None else 0),
             marks_loss=s.marks_loss + (float(d.marks_loss.value) if d.marks_loss else 0.0),
-            skill=s.skill + side * (d.skill or 0), luck=s.luck + side * (d.luck or 0))
+            skill=s.skill + side * (d.skill or 0), luck=s.luck + side * (d.luck or 0),
+            information=s.information + side * (d.information or 0))
     return {seat: seats[seat] for seat in SEATS if seat in seats}
 
 
@@ -1064,7 +1136,7 @@ def grade_hand(record: RecordLike, *, deals: int = DEFAULT_DEALS, seed: int = DE
                progress: Callable[[int, int], None] | None = None) -> HandGrades:
     """Grade every play of a hand record from the view of the seat that made it (and the
     three-player Moon declarer's declaration and discard, from its eight tiles), with
-    each play's skill and luck.
+    each play's skill, information and luck.
 
     Args:
         record: A hand record (docs/formats.md; as `analyze_hand` takes it).
@@ -1078,7 +1150,8 @@ def grade_hand(record: RecordLike, *, deals: int = DEFAULT_DEALS, seed: int = DE
         progress: Called as ``progress(done, planned)`` after each decision graded.
 
     Returns:
-        The `HandGrades`; its ``skill + luck`` equals ``dd_change`` exactly.
+        The `HandGrades`; its ``skill + information + luck`` equals ``dd_change``
+        exactly.
 
     Raises:
         PositionError: A bad record or option.
@@ -1086,7 +1159,7 @@ def grade_hand(record: RecordLike, *, deals: int = DEFAULT_DEALS, seed: int = DE
 
     >>> import json
     >>> grades = grade_hand(open("examples/hands.jsonl").readline(), deals=20, threads=1)
-    >>> grades.skill + grades.luck == grades.dd_change == 35 - 29
+    >>> grades.skill + grades.information + grades.luck == grades.dd_change == 35 - 29
     True
     """
     settings = _Settings(deals, seed, enumerate_limit, search, depth, token=token,
@@ -1216,7 +1289,7 @@ def grade_game(record: Mapping[str, Any] | str | bytes | GameRecord, *,
     >>> south = graded.hands[0].decisions[1]
     >>> south.kind, south.choice, south.best, south.mistake
     ('call', '35 follow-me', '84 sevens', True)
-    >>> [h.skill + h.luck == h.dd_change for h in graded.hands]
+    >>> [h.skill + h.information + h.luck == h.dd_change for h in graded.hands]
     [True, True, True]
     """
     settings = _Settings(deals, seed, enumerate_limit, search, depth, advice_deals,
@@ -1249,4 +1322,4 @@ __all__ = ["DEFAULT_ADVICE_DEALS", "DEFAULT_ADVICE_SEED", "DEFAULT_DEALS", "DEFA
            "KINDS", "MISTAKE_MARKS", "MISTAKE_POINTS", "MISTAKE_TRICKS", "SEARCHES",
            "DecisionGrade", "GameGrades", "HandGrades", "Loss", "OptionFigures",
            "SeatGrades", "grade_call", "grade_declaration", "grade_game", "grade_hand",
-           "grade_moon_discard", "grade_play"]
+           "grade_moon_discard", "grade_play", "information_price"]

@@ -12,13 +12,19 @@ the seat letter):
   game's points) and the **points lost** per seat-hand (the plays' loss in the hand's
   unit: points, tricks in nello and Moon), each with its 95% t interval over the
   player's seat-hands;
+* the **price of hidden information** per seat-hand (what its plays gave up, on average
+  over their deals, for not seeing the other hands: minus `SeatGrades.information`, in
+  the hand's unit), with its interval;
 * the **luck** per seat-hand (its side's, in the hand's unit: `SeatGrades.luck`), with
   its interval;
 * the **worst decisions**, by marks lost, each named by its record (the input line and
   its ``id``), its hand and its place in the hand.
 
-The intervals treat the seat-hands as independent: partners' seat-hands of the same
-hand are not quite, so read them as a guide, not a test.
+The intervals are clustered by hand: the seat-hands of one hand (two partners, or a bot
+that holds both seats of a side) share its deal and are not independent, so each
+interval is a t interval of the mean with a cluster-robust standard error over the hands
+(`solver.hidden.stats.clustered_mean`), on as many degrees of freedom as the player's
+hands less one.
 
 Each line is checked for what the report reads of it: a line that is not a grading
 stops the report with a `ReportLineError` naming the line and the field.
@@ -35,7 +41,7 @@ from ..game.contract_layout import SEATS
 from ..game.errors import PositionError, key_text, quoted
 from ..game.jsondoc import check_keys
 from ..hidden.coaching import KINDS
-from ..hidden.stats import MeanEstimate, mean_of
+from ..hidden.stats import MeanEstimate, clustered_mean
 from .report import (ERROR_FIELDS, TRICKS, ReportLineError, grid, html_table, report_lines,
                      svg_of)
 
@@ -71,19 +77,26 @@ class PhaseFigures:
 
 @dataclass
 class PlayerFigures:
-    """A player's figures: one value per seat-hand of each of marks lost, points lost and
-    luck (the intervals are over them), and the decisions by phase.
+    """A player's figures: one value per seat-hand of each of marks lost, points lost,
+    the price of hidden information and luck (the intervals are over them, clustered by
+    hand), and the decisions by phase.
 
     Attributes:
         marks_lost: Per seat-hand, the expected marks its decisions lost.
         points_lost: Per seat-hand, the points (tricks) its plays lost.
         luck: Per seat-hand, its side's luck.
+        information: Per seat-hand, the price of hidden information its plays paid
+            (None for a grading made before the price had a term of its own).
+        hands_of: Per seat-hand, the hand it belongs to (its record's line and the
+            hand's index): the clusters of the intervals.
         phases: Phase -> the `PhaseFigures` of the player's decisions in it.
     """
 
     marks_lost: list[float] = field(default_factory=list)
     points_lost: list[float] = field(default_factory=list)
     luck: list[float] = field(default_factory=list)
+    information: list[float | None] = field(default_factory=list)
+    hands_of: list[tuple[int, int | None]] = field(default_factory=list)
     phases: dict[str, PhaseFigures] = field(
         default_factory=lambda: {p: PhaseFigures() for p in PHASES})
 
@@ -105,15 +118,22 @@ class PlayerFigures:
 
     @property
     def marks(self) -> MeanEstimate:
-        return mean_of(self.marks_lost)
+        return clustered_mean(self.marks_lost, self.hands_of)
 
     @property
     def points(self) -> MeanEstimate:
-        return mean_of(self.points_lost)
+        return clustered_mean(self.points_lost, self.hands_of)
 
     @property
     def luck_estimate(self) -> MeanEstimate:
-        return mean_of(self.luck)
+        return clustered_mean(self.luck, self.hands_of)
+
+    @property
+    def information_estimate(self) -> MeanEstimate:
+        """The price of hidden information per seat-hand, over the seat-hands that have
+        it."""
+        kept = [(x, h) for x, h in zip(self.information, self.hands_of) if x is not None]
+        return clustered_mean([x for x, _ in kept], [h for _, h in kept])
 
 
 @dataclass(frozen=True)
@@ -219,8 +239,11 @@ class GradeReport:
             player = self.players[names.get(seat, seat)]
             player.marks_lost.append(marks)
             player.points_lost.append(points)
-            luck = (hand.get("seats") or {}).get(seat, {}).get("luck")
-            player.luck.append(luck or 0.0)
+            summary = (hand.get("seats") or {}).get(seat, {})
+            player.luck.append(summary.get("luck") or 0.0)
+            information = summary.get("information")
+            player.information.append(None if information is None else -information)
+            player.hands_of.append((line, index))
 
     def _consider(self, worst: WorstDecision) -> None:
         if worst.marks_lost <= 0 and worst.points_lost <= 0:
@@ -250,6 +273,7 @@ class GradeReport:
                 "hands": p.hands, "decisions": p.decisions, "mistakes": p.mistakes,
                 "marks_lost_per_hand": estimate(p.marks),
                 "points_lost_per_hand": estimate(p.points),
+                "information_price_per_hand": estimate(p.information_estimate),
                 "luck_per_hand": estimate(p.luck_estimate),
                 "phases": {phase: {"decisions": f.decisions, "mistakes": f.mistakes,
                                    "decisions_per_hand": _finite(p.per_hand(f.decisions)),
@@ -389,6 +413,8 @@ def _check_hand(hand: Any, where: str) -> None:
             raise PositionError(at, f"must be an object, not {quoted(summary)}",
                                 "INVALID_TYPE")
         _require(summary, "luck", (*_NUMBER, type(None)), "a number or null", at)
+        if "information" in summary:
+            _require(summary, "information", (*_NUMBER, type(None)), "a number or null", at)
 
 
 def check_grades(obj: Mapping[str, Any]) -> None:
@@ -424,10 +450,11 @@ def _estimate(e: MeanEstimate, signed: bool = False) -> str:
 def player_rows(report: GradeReport) -> list[list[str]]:
     """Players (a header row first), most marks lost per seat-hand first."""
     rows = [["player", "hands", "decisions", "mistakes", "marks lost/hand (95%)",
-             "points lost/hand (95%)", "luck/hand (95%)"]]
+             "points lost/hand (95%)", "information price/hand (95%)", "luck/hand (95%)"]]
     for name, p in report.ranked_players():
         rows.append([name, str(p.hands), str(p.decisions), str(p.mistakes),
                      _estimate(p.marks), _estimate(p.points),
+                     _estimate(p.information_estimate),
                      _estimate(p.luck_estimate, signed=True)])
     return rows
 
@@ -463,8 +490,9 @@ def worst_rows(report: GradeReport) -> list[list[str]]:
 
 
 SECTIONS = (
-    ("Players (per seat-hand: marks lost by every decision, points lost by the plays, "
-     "their side's luck; 95% t intervals)", player_rows),
+    ("Players (per seat-hand: marks lost by every decision, points lost by the plays, the "
+     "price of hidden information their plays paid, their side's luck; 95% t intervals "
+     "clustered by hand)", player_rows),
     ("Decisions per seat-hand by phase (mistakes per seat-hand in brackets)", phase_rows),
     ("Worst decisions (by marks lost; * a mistake)", worst_rows),
 )
@@ -490,7 +518,8 @@ def format_grade_report(report: GradeReport) -> str:
 
 def charts(report: GradeReport) -> list[tuple[str, str]]:
     """(title, inline SVG) of each chart of ``report`` (matplotlib, the ``batch`` extra):
-    marks lost, mistakes by phase and luck per seat-hand, by player, with 95% intervals."""
+    marks lost, points lost, mistakes by phase, luck and the price of hidden information
+    per seat-hand, by player, with 95% intervals."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -534,6 +563,9 @@ def charts(report: GradeReport) -> list[tuple[str, str]]:
 
     bars("Luck per hand by player", "luck per seat-hand (its side's)",
          [p.luck_estimate for _, p in players], "#4f81bd")
+    bars("Price of hidden information per hand by player",
+         "information price per seat-hand", [p.information_estimate for _, p in players],
+         "#8064a2")
     return out
 
 

@@ -8,7 +8,9 @@
 (() => {
   const { SEAT_ENUM } = window.T42Common;
   const FINISHED_KEY = "t42.finished";
-  const GRADES_KEY = "t42.grades";
+  // The person's grades as kept since luck and the price of hidden information were told
+  // apart (grades kept before under "t42.grades" had the price inside luck: made again).
+  const GRADES_KEY = "t42.grades.2";
   // Modest seeded samples: a hand graded in a second or two, the same grades each time.
   const options = Object.freeze({ deals: 30, seed: 42, adviceDeals: 20, adviceSeed: 42,
     ...(window.T42CoachOptions || {}) });
@@ -20,18 +22,27 @@
     try { localStorage.setItem(key, JSON.stringify(value)); } catch (err) { /* no storage */ }
   };
 
+  /** +1 when the seat's side wants the hand's double-dummy value high: the declaring
+   * side, bar nello's declarer (the value is its tricks, which it wants few of). */
+  function sideSign(h, seat) {
+    const declaring = (h.declaring || []).includes(SEAT_ENUM[seat]);
+    const nello = h.contract?.declaration === "DECLARATION_NELLO";
+    return declaring !== nello ? 1 : -1;
+  }
+
   /** A person's part of a hand's grades (a HandGrades of GradeGame, as proto JSON): its
-   * own decisions summed up, and the hand's luck for its side (the deal's share of the
-   * double-dummy change; the declaring side's, or its opposite for a defender). */
+   * own decisions summed up, the price of hidden information its plays paid (what not
+   * seeing the other hands cost them on average over the deals: minus its seat's
+   * information term), and the hand's luck for its side (the deal's share of the
+   * double-dummy change, turned to its side). */
   function personOf(h, seat) {
     const me = SEAT_ENUM[seat];
     const mine = (h.seats || []).find((s) => s.seat === me) || {};
     const played = Boolean(h.contract);
-    const sign = (h.declaring || []).includes(me) ? 1 : -1;
     return {
       hand: h.hand || 0, decisions: mine.decisions || 0, mistakes: mine.mistakes || 0,
-      loss: mine.loss || 0, marksLoss: mine.marksLoss || 0,
-      luck: played ? sign * (h.luck || 0) : 0, unit: h.unit === "VALUE_UNIT_TRICKS" ? "tricks" : "points",
+      loss: mine.loss || 0, marksLoss: mine.marksLoss || 0, price: -(mine.information || 0),
+      luck: played ? sideSign(h, seat) * (h.luck || 0) : 0, unit: h.unit === "VALUE_UNIT_TRICKS" ? "tricks" : "points",
     };
   }
 
@@ -66,6 +77,6 @@
     write(GRADES_KEY, all);
   }
 
-  window.T42Coach = Object.freeze({ options, personOf, gradeRequest, finishedTokens, addFinished,
+  window.T42Coach = Object.freeze({ options, personOf, sideSign, gradeRequest, finishedTokens, addFinished,
     dropFinished, kept, keep });
 })();

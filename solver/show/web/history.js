@@ -1,9 +1,10 @@
 // The games this browser finished at the server's tables: their tokens are kept in this
 // browser (coach.js) when a game is won, ListFinishedGames answers their records and
 // score pads, and GradeGame grades the person's calls and plays of the hands not graded
-// yet (the grades kept beside the tokens). Three charts over time (expected marks lost
-// a hand, the make rate as declarer, the luck a hand) are drawn as SVG here, from those
-// figures only; the table of games says the same in numbers.
+// yet (the grades kept beside the tokens). Four charts over time (expected marks lost
+// a hand, the make rate as declarer, the price of hidden information a hand, the luck a
+// hand) are drawn as SVG here, from those figures only; the table of games says the
+// same in numbers.
 "use strict";
 
 (() => {
@@ -60,7 +61,7 @@
   }
 
   /** A game's figures for the person: hands, result, made as declarer, mistakes, the
-   * marks lost and the luck a hand. */
+   * marks lost, the price of hidden information and the luck a hand. */
   function figuresOf(game, grades) {
     const seat = SEAT_OF_ENUM[game.seat];
     const hands = game.record.hands || [];
@@ -80,7 +81,7 @@
       token: game.sealed, finished: game.finished ? new Date(game.finished) : null,
       hands: hands.length, won: game.winner === side, score: game.score || {}, side,
       declared, made, mistakes: sum("mistakes"), decisions: sum("decisions"),
-      marksLoss: sum("marksLoss") / n, luck: sum("luck") / n,
+      marksLoss: sum("marksLoss") / n, price: sum("price") / n, luck: sum("luck") / n,
     };
   }
 
@@ -147,6 +148,7 @@
     chart($("chart-loss"), "chart-loss-title", old.map((r) => r.marksLoss), (v) => fixed(v));
     chart($("chart-made"), "chart-made-title", old.map((r) => (r.declared ? r.made / r.declared : null)),
       (v) => `${Math.round(v * 100)}%`);
+    chart($("chart-information"), "chart-information-title", old.map((r) => r.price), (v) => fixed(v));
     chart($("chart-luck"), "chart-luck-title", old.map((r) => r.luck), (v) => signed(v));
     $("charts").hidden = false;
   }
@@ -161,10 +163,11 @@
       body.append(el("tr", {
         "data-token": r.token, "data-hands": String(r.hands), "data-declared": String(r.declared),
         "data-made": String(r.made), "data-mistakes": String(r.mistakes), "data-decisions": String(r.decisions),
-        "data-marks-loss": fixed(r.marksLoss, 4), "data-luck": fixed(r.luck, 4), "data-won": r.won ? "1" : "0",
+        "data-marks-loss": fixed(r.marksLoss, 4), "data-price": fixed(r.price, 4), "data-luck": fixed(r.luck, 4),
+        "data-won": r.won ? "1" : "0",
       }, `<td>${rows.length - i}</td><td>${esc(when)}</td><td>${r.hands}</td><td>${esc(result)}</td>` +
         `<td>${r.declared ? `${r.made} of ${r.declared}` : "\u2013"}</td><td>${r.mistakes} of ${r.decisions}</td>` +
-        `<td>${fixed(r.marksLoss)}</td><td>${signed(r.luck)}</td>`));
+        `<td>${fixed(r.marksLoss)}</td><td>${fixed(r.price)}</td><td>${signed(r.luck)}</td>`));
     });
     $("games-box").hidden = false;
   }
