@@ -523,3 +523,25 @@ def test_an_overcall_of_a_plunge_is_made_for_a_declaration_that_makes_it():
         assert make_or_set(start).makes
     fresh = _caller(8).declare(view)
     assert fresh.trump == "sevens"
+
+
+def test_seat_view_calls_follow_the_playout_advice_of_the_top_declarations():
+    """seat-view-calls: double-dummy advice screens, the two declarations it ranks first are
+    played out by seat-view players, and the call and the declaration follow those figures
+    (the advice kept is the playout's, for the seat's hand)."""
+    from solver.hidden.seat_view_bidding import seat_view_advise
+    from solver.play.bots import make_bot
+    rules = read_rules(None, "42", 4)
+    bot = make_bot("seat-view-calls", seed=2, hint_deals=10, advice_deals=20)
+    view = call_view(rules, 1, ["6-6", "6-4", "5-5", "5-3", "4-4", "2-1", "1-0"], 0, (),
+                     {"NS": 0, "EW": 0})
+    call = bot.call(view)
+    assert call in view.legal_calls()
+    advice = next(iter(bot._advice.values()))
+    assert advice.search == "playout" and len(advice.declarations) == 2
+    again = seat_view_advise(view.hand, "E", deals=30, seed=advice.seed,
+                             declarations=[r.declaration for r in advice.declarations])
+    assert [r.to_json() for r in again.declarations] == \
+        [r.to_json() for r in advice.declarations]
+    rec = advice.recommendation
+    assert call == ("pass" if rec.bid is None else rec.bid)

@@ -444,6 +444,8 @@ class AdviceBot(HintBot):
 #: (bench/test_seat_view_bench.py: 496 against 332 ms CPU at the opening lead, 21.6
 #: against 11.1 ms at trick 3, medians of 30 views).
 DEFAULT_SEAT_VIEW_DEALS = 40
+#: Deals per declaration of the seat-view bot's playout calls (``playout_calls``).
+DEFAULT_PLAYOUT_DEALS = 30
 
 
 class SeatViewBot(AdviceBot):
@@ -455,6 +457,13 @@ class SeatViewBot(AdviceBot):
         hint_deals: Deals a play's seat-view search values the moves on.
         depth: The postponed reasoning's depth (0: the double-dummy hint's values).
         method: ``postponed`` or ``playout``.
+        playout_calls: 0 (the default): calls and declarations by double-dummy bid
+            advice, as ``advice``. k > 0: the k declarations double-dummy advice ranks
+            first are valued again from the seat's view (every deal played out by
+            seat-view players, `solver.hidden.seat_view_bidding`, ``playout_deals``
+            deals), and the call and declaration follow those figures (three-player
+            Moon, whose declarer lays a tile away first: double dummy).
+        playout_deals: Deals of those playouts, per declaration.
         **options: `AdviceBot`'s other options.
 
     >>> bot = SeatViewBot(seed=1, hint_deals=10)
@@ -464,11 +473,28 @@ class SeatViewBot(AdviceBot):
 
     def __init__(self, deals: int = 100, seed: int = 0, *,
                  hint_deals: int = DEFAULT_SEAT_VIEW_DEALS, depth: int = DEFAULT_DEPTH,
-                 method: str = "postponed", **options: Any) -> None:
+                 method: str = "postponed", playout_calls: int = 0,
+                 playout_deals: int = DEFAULT_PLAYOUT_DEALS, **options: Any) -> None:
         options.setdefault("name", "seat-view")
         super().__init__(deals, seed, hint_deals=hint_deals, **options)
         self.depth = depth
         self.method = method
+        self.playout_calls = playout_calls
+        self.playout_deals = playout_deals
+
+    def _advise(self, view: CallView, highest: int | None, options: Sequence[str]) -> Any:
+        advice = super()._advise(view, highest, options)
+        if not self.playout_calls or view.rules.players == 3:
+            return advice
+        # Double dummy screens (its order is right far more often than its P(make));
+        # the declarations it ranks first are valued by what the seats can know.
+        top = [row.declaration for row in advice.declarations[:self.playout_calls]]
+        played = calling.playout_advice_for(view, highest, top, deals=self.playout_deals,
+                                            seed=self.call_rng.randrange(2 ** 31),
+                                            threshold=self.threshold, threads=self.threads,
+                                            token=self.token)
+        self._advice = {calling.hand_key(view): played}
+        return played
 
     def choose(self, view: View) -> int:
         legal = view.legal_ids()
@@ -563,6 +589,9 @@ SEAT_VIEW_ABLATIONS: dict[str, tuple[str, int, float]] = {
     "seat-view-half": ("postponed", 1, 1 / 5),
     "seat-view-double": ("postponed", 1, 4 / 5),
 }
+#: ``seat-view`` whose calls and declarations come from seat-view bid advice: the two
+#: declarations double dummy ranks first, played out (`SeatViewBot`'s ``playout_calls``).
+SEAT_VIEW_CALLS = "seat-view-calls"
 
 
 def seat_seed(seed: int, seat: int) -> int:
@@ -715,6 +744,9 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
         # time for the same options (bench/test_seat_view_bench.py).
         return SeatViewBot(advice_deals, seed, hint_deals=max(1, hint_deals * 2 // 5),
                            **options)
+    if name == SEAT_VIEW_CALLS:
+        return SeatViewBot(advice_deals, seed, hint_deals=max(1, hint_deals * 2 // 5),
+                           playout_calls=2, name=name, **options)
     if name in SEAT_VIEW_ABLATIONS:
         method, depth, share = SEAT_VIEW_ABLATIONS[name]
         return SeatViewBot(advice_deals, seed, hint_deals=max(1, round(hint_deals * share)),

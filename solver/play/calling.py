@@ -21,6 +21,7 @@ from ..game.call_view import CallView
 from ..game.position import SEATS, Position
 from ..game.rules import PIP_NAMES
 from ..hidden.bidding import DEFAULT_THRESHOLD, BidAdvice, advise, partner_trump
+from ..hidden.seat_view_bidding import seat_view_advise
 from ..search.discard import best_discards
 from ..search.solve import DealSolver
 from ..search.table import solve_deal
@@ -181,6 +182,21 @@ def advice_for(view: CallView, highest: int | None, options: Sequence[str], *, d
                   adaptive=adaptive, token=token,
                   inference="auction" if reads_calls else "off",
                   fixed_lead=fixed_lead and rules.players == 4)
+
+
+def playout_advice_for(view: CallView, highest: int | None, declarations: Sequence[str], *,
+                       deals: int, seed: int, threshold: float, threads: int | None,
+                       token: Any = None) -> Any:
+    """Bid advice from the seat's view (`seat_view_advise`: every deal played out by
+    seat-view players) on the seat's seven tiles, for ``declarations``, as `advice_for`
+    asks double dummy (Moon: bids under 4 count as none)."""
+    rules = view.rules
+    if rules.game == "moon" and highest is not None and highest < _ADVICE_MOON_LOW:
+        highest = None
+    return seat_view_advise(view.hand, SEATS[view.seat], game=rules.game,
+                            players=rules.players, auction=highest, deals=deals, seed=seed,
+                            threshold=threshold, declarations=list(declarations),
+                            threads=threads, token=token)
 
 
 def _rank_key(row: Any, chance: Any, order: Sequence[str]) -> tuple:
