@@ -71,6 +71,10 @@ cdef enum:
     # Ordering scores rank first; the history of leads breaks ties (kept below HIST_SCALE).
     HIST_SCALE = 4096
     HIST_MAX = 4095
+    # A lead that last cut a search off at the same trick for the same seat (the killer)
+    # gains this much: a fifth of a trick won outright, so it moves past leads that
+    # score alike, not past a lead that wins where it loses (bench/README.md, round 7).
+    KILLER_BONUS = 100
 
 cdef enum:
     # Keys are put in canonical form from this many tricks left: the states
@@ -149,6 +153,12 @@ cdef struct Search:
     double deadline
     int64_t node_limit
     int hist[4][NT]     # how often each seat's lead cut a search off: breaks ties between leads
+    int killer[8][4]    # by tricks left and seat: the lead that last cut a search off (-1: none)
+    # later_seats' figures for a seat's hand and a suit led, kept: a seat's hand is the
+    # same at every node of a trick until it plays, and in every trick until then.
+    mask_t sim_hand[4][NCTX]    # the hand they were worked out for (~0: none yet)
+    int sim_hi[4][NCTX]
+    int sim_lo[4][NCTX]
 
 
 cdef inline mask_t legal_mask(Tables* T, mask_t hand, int ctx) noexcept nogil:
@@ -233,6 +243,11 @@ cdef inline int later_seats(Search* e, int ctx, int seat, int* seats, int* hi,
     cdef mask_t m, pm
     for k in range(n):
         o = T.next_seat[o]
+        seats[k] = o
+        if e.sim_hand[o][ctx] == s.hand[o]:
+            hi[k] = e.sim_hi[o][ctx]
+            lo[k] = e.sim_lo[o][ctx]
+            continue
         pm = legal_mask(T, s.hand[o], ctx)
         m = pm & T.powered[ctx]     # the others have power 0: only their presence counts
         h = 0
@@ -244,9 +259,11 @@ cdef inline int later_seats(Search* e, int ctx, int seat, int* seats, int* hi,
                 h = pw
             if pw < l:
                 l = pw
-        seats[k] = o
         hi[k] = h
         lo[k] = l
+        e.sim_hand[o][ctx] = s.hand[o]
+        e.sim_hi[o][ctx] = h
+        e.sim_lo[o][ctx] = l
     return n
 
 
@@ -366,7 +383,12 @@ cdef int order_moves(Search* e, mask_t legal, int ttbest, int* out) noexcept nog
             score = O.power_lost[phase] * p - O.count * T.rule.count[t]
         if t == ttbest:
             score += 100000
-        score = score * HIST_SCALE + (e.hist[seat][t] if phase == 0 else 0)
+        if phase == 0:
+            if t == e.killer[s.tricks_left][seat]:
+                score += KILLER_BONUS
+            score = score * HIST_SCALE + e.hist[seat][t]
+        else:
+            score = score * HIST_SCALE
         n = insert_by_score(out, scores, n, t, score)
     return n
 
@@ -444,14 +466,17 @@ cdef inline int tt_worth(Search* e, TTEntry* ent) noexcept nogil:
 cdef inline int tt_get(Search* e, uint32_t key, TTEntry* out) noexcept nogil:
     """Copy the live entry for key into out; 0 when the table has none."""
     cdef TTEntry* b = tt_bucket(e, key)
-    cdef TTWord w
-    w.word = t42_load_word(&b[0])
-    if not tt_live(e, &w.ent, key):
-        w.word = t42_load_word(&b[1])
-        if not tt_live(e, &w.ent, key):
-            return 0
-    out[0] = w.ent
-    return 1
+    cdef TTWord w0, w1
+    cdef int h0, h1
+    # Both entries are read and tested, then one is picked without a branch:
+    # whether a state is in the table, and where, is as good as random.
+    w0.word = t42_load_word(&b[0])
+    w1.word = t42_load_word(&b[1])
+    h0 = tt_live(e, &w0.ent, key)
+    h1 = tt_live(e, &w1.ent, key)
+    w0.word = w0.word if h0 else w1.word
+    out[0] = w0.ent
+    return h0 | h1
 
 
 cdef inline int tt_move(Search* e) noexcept nogil:
@@ -1024,6 +1049,7 @@ cdef int alphabeta(Search* e, int alpha, int beta) noexcept nogil:
                     beta = v
         if alpha >= beta:
             if s.ntrick == 0 and (n > 1 or rest):
+                e.killer[s.tricks_left][seat] = t
                 e.hist[seat][t] += s.tricks_left * s.tricks_left
                 if e.hist[seat][t] > HIST_MAX:
                     halve_history(e)
@@ -1307,6 +1333,9 @@ cdef class Engine:
         # The transposition table is allocated by the first search (see _table).
         self.e.tt_max_bits = bits
         self.e.T = self.T
+        # The figures depend on the hand and the rules alone: valid for every deal.
+        memset(self.e.sim_hand, 0xff, sizeof(self.e.sim_hand))
+        memset(self.e.killer, 0xff, sizeof(self.e.killer))
         # The C tables depend only on the rules and the seats' roles: built
         # once (about 20 us) and copied for every later engine of that kind.
         key = (id(rules), tuple(seats_in_order), tuple(maximizer), tuple(scorer))
@@ -1500,6 +1529,7 @@ cdef class Engine:
         cdef int i
         self._idle()
         memset(self.e.hist, 0, sizeof(self.e.hist))
+        memset(self.e.killer, 0xff, sizeof(self.e.killer))
         for i in range(4):
             self.e.own[i] = 0
         if self.borrowed:
