@@ -31,9 +31,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "hands (`t42 batch grade`, `t42 analyze --seat-view "
                                    "--json`, or records graded here with --seat-view): per "
                                    "player, decisions and mistakes per hand by phase, marks "
-                                   "and points lost per hand and luck per hand with 95%% "
-                                   "intervals, and the worst decisions with their game and "
-                                   "hand (docs/guides/coaching.md).")
+                                   "and points lost, the price of hidden information and "
+                                   "luck per hand with 95%% intervals clustered by hand, and "
+                                   "the worst decisions with their game and hand "
+                                   "(docs/guides/coaching.md).")
     p.add_argument("source", metavar="OUTDIR",
                    help="the output directory of `t42 batch analyze` or `t42 batch grade` (or "
                         "a file of their lines; with --seat-view, of game or hand records)")
