@@ -206,7 +206,7 @@ class HintServicer(service_grpc.HintServiceServicer):
     async def BidAdvice(self, request, context: grpc.aio.ServicerContext):
         """Bid advice for one seat's hand over seeded random deals, on one worker thread."""
         # Imported here so that this RPC stays one self-contained block of the servicer.
-        from solver.hidden.bidding import advise
+        from solver.hidden.seat_view_bidding import bid_advice
         from texas42.v1 import bidding_pb2 as bid_pb
 
         from . import bid_convert
@@ -218,7 +218,7 @@ class HintServicer(service_grpc.HintServiceServicer):
 
             def work(token: CancelToken) -> bid_pb.BidAdvice:
                 # One thread: the pool already runs as many calls at once as there are cores.
-                advice = advise(**kwargs, token=token, threads=1)
+                advice = bid_advice(**kwargs, token=token, threads=1)
                 return bid_convert.advice_to_proto(advice)
 
             return await self._run(work, token)

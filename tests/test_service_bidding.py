@@ -90,12 +90,13 @@ def calibration_json(c: bid_pb.BidCalibration) -> dict:
 def test_seat_view_advice_over_rpc_python_and_cli_agree(stub, defence):
     """search playout: every deal played out by seat-view players, against the defence
     named (the rule bot's play supplied by the server, as by the CLI)."""
+    from solver.hidden.seat_view_bidding import bid_advice
     from solver.play.bots import defence_players
     answer = stub.BidAdvice(request(search="playout", inner_deals=2, defence=defence, deals=3,
                                     declarations=[bid_pb.BidDeclaration(
                                         declaration=DECLARATIONS["fours"])]),
                             timeout=TIMEOUT).advice
-    api = advise(HAND, "W", deals=3, seed=21, declarations=["fours"], search="playout",
+    api = bid_advice(HAND, "W", deals=3, seed=21, declarations=["fours"], search="playout",
                  inner_deals=2, defence=defence, defenders=defence_players(defence),
                  auction=[{"seat": "S", "bid": 30}, {"seat": "W", "bid": "pass"}]).to_json()
     cli = subprocess.run([sys.executable, "-m", "solver", "bid", *HAND, "--seat", "W",

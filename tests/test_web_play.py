@@ -31,6 +31,7 @@ import pytest
 from web_helpers import artifacts_dir
 
 from solver import advise, hint, read_game
+from solver.hidden.seat_view_bidding import bid_advice
 
 SERVICE = "/texas42.v1.HintService/"
 BLANK = "\u2013"  # a cell of the bid advice that has no figure
@@ -207,9 +208,9 @@ def check_advice(t: Table, fixed_lead: bool = False, playout: bool = False) -> N
     me = page.input_value("#seat")
     auction = [{"seat": c["seat"], "bid": 168 if c["bid"] == "plunge" else
                 84 if c["bid"] == "splash" else c["bid"]} for c in hand["auction"]]
-    a = advise(st["live"]["mine"], me, auction=auction or None, deals=options["deals"],
-               seed=options["seed"], fixed_lead=fixed_lead,
-               search="playout" if playout else "double-dummy")
+    a = bid_advice(st["live"]["mine"], me, auction=auction or None, deals=options["deals"],
+                   seed=options["seed"], fixed_lead=fixed_lead,
+                   search="playout" if playout else "double-dummy")
     assert ("one opening lead" in page.inner_text("#advice-note")) == fixed_lead
     assert ("played out by players who see only their own tiles"
             in page.inner_text("#advice-note")) == playout

@@ -9,7 +9,8 @@ from ..game.bid_request import request_from_json
 from ..game import tiles as T
 from ..game.errors import PositionError
 from ..game.quick import parse_call_words, parse_hands
-from ..hidden.bidding import MAX_DEALS, BidAdvice, advise
+from ..hidden.bidding import MAX_DEALS, BidAdvice
+from ..hidden.seat_view_bidding import bid_advice
 from ..hidden.deals import check_deal_count, check_seconds
 from ..play.bots import defence_players
 from .common import (InputError, Record, guarded, inference_line, read_records, run_records,
@@ -182,8 +183,8 @@ def bid_record(data: Any, *, timeout: float | None = None, with_deals: bool = Fa
     request = {**options, **request_from_json(data)}
     if request.get("defence") is not None:
         request["defenders"] = defence_players(request["defence"])
-    advice = advise(**request, deadline=timeout, return_deals=with_deals,
-                     threads=threads, progress=progress)
+    advice = bid_advice(**request, deadline=timeout, return_deals=with_deals,
+                        threads=threads, progress=progress)
     return advice.to_json(), lambda: format_advice(advice)
 
 

@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "--json`, or records graded here with --seat-view): per "
                                    "player, decisions and mistakes per hand by phase, marks "
                                    "and points lost, the price of hidden information and "
-                                   "luck per hand with 95%% intervals clustered by hand, and "
+                                   "luck per hand with 95% intervals clustered by hand, and "
                                    "the worst decisions with their game and hand "
                                    "(docs/guides/coaching.md).")
     p.add_argument("source", metavar="OUTDIR",

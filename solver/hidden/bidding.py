@@ -614,9 +614,7 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
            threads: int | None = None, calibrated: bool = False,
            inference: InferenceLike = None,
            progress: Callable[[int, int], None] | None = None,
-           fixed_lead: bool = False, search: str = "double-dummy",
-           inner_deals: int | None = None, defence: str | None = None,
-           defenders: Callable[[Any], int] | None = None) -> BidAdvice:
+           fixed_lead: bool = False) -> BidAdvice:
     """Bid advice for ``hand`` held by ``seat``: what to bid, in which declaration,
     and how sure (docs/guides/players.md, "Bid advice").
 
@@ -636,8 +634,7 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
             only higher bids are recommended.
         doubles: Where doubles rank in follow-me and nello (``"high"``,
             ``"low"``, ``"suit"``; Moon: ``"high"``).
-        deals: How many deals (with ``inference``, deals kept); None: 200 (a
-            playout: 30 per declaration).
+        deals: How many deals (with ``inference``, deals kept); None: 200.
         seed: The seed of the deals; None: a fresh one, reported.
         threshold: The P(make) a recommended bid must reach, in (0, 1].
         declarations: The names to consider (a list, or one string separated
@@ -673,15 +670,6 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
             this takes that optimism out of trick 1, for about 2.7 times the
             searching. The answer says so (``fixed_lead``). With
             ``calibrated``, the map measured on fixed-lead figures applies.
-        search: ``double-dummy`` (the default: every deal solved with every hand
-            open) or ``playout``: every deal played out by players who each see
-            only their own tiles (`solver.hidden.seat_view_bidding.seat_view_advise`,
-            ``deals`` per declaration, default 30; not with ``calibrated``,
-            ``inference``, ``fixed_lead``, ``adaptive`` or ``return_deals``).
-        inner_deals: ``playout``: each player's deals per decision (default 3).
-        defence: ``playout``: whom the figures are against, ``seat-view`` (the
-            default) or ``rule`` (with ``defenders``, the rule bot's play).
-        defenders: ``playout``: the defenders' play from their seat's view.
 
     Returns:
         The `BidAdvice`.
@@ -695,18 +683,6 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
     >>> advice.recommendation.bid
     84
     """
-    if search != "double-dummy":
-        return _seat_view_advice(
-            search, hand, seat, game=game, players=players, auction=auction, doubles=doubles,
-            deals=deals, seed=seed, threshold=threshold, declarations=declarations,
-            deadline=deadline, token=token, threads=threads, progress=progress,
-            inner_deals=inner_deals, defence=defence, defenders=defenders,
-            refused={"calibrated": calibrated, "inference": inference not in (None, "off"),
-                     "fixed_lead": fixed_lead, "adaptive": adaptive,
-                     "return_deals": return_deals})
-    if inner_deals is not None or defence is not None or defenders is not None:
-        name = "inner_deals" if inner_deals is not None else "defence"
-        raise PositionError(name, "only for search playout", "INVALID_OPTION")
     started = time.perf_counter()
     setup = read_bid_request(hand, seat, game, players, auction, doubles, threshold, declarations)
     deals = DEFAULT_DEALS if deals is None else deals
@@ -813,26 +789,6 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
         seconds=time.perf_counter() - started, nodes=nodes, adaptive=adaptive,
         dealt=_advised_deals(setup, dealt, scores, discards) if return_deals else None,
         calibration=calibration, inference=report, fixed_lead=fixed_lead)
-
-
-def _seat_view_advice(search: Any, hand: Any, seat: Any, *, deals: int | None, inner_deals: int | None,
-                      defence: str | None, refused: Mapping[str, Any], **options: Any
-                      ) -> BidAdvice:
-    """`advise` with ``search`` ``playout``: `seat_view_advise`, after refusing the options
-    it has no meaning for (by name)."""
-    if search != "playout":
-        raise PositionError("search", f"unknown search {str(search)[:20]!r} (double-dummy "
-                            "or playout)", "INVALID_VALUE")
-    for name, given in refused.items():
-        if given:
-            raise PositionError(name, "not with search playout", "INVALID_OPTION")
-    # Imported here: seat-view advice builds on this module.
-    from .seat_view import DEFAULT_INNER_DEALS
-    from .seat_view_bidding import DEFAULT_DEALS as PLAYOUT_DEALS, seat_view_advise
-    return seat_view_advise(
-        hand, seat, deals=PLAYOUT_DEALS if deals is None else deals,
-        inner_deals=DEFAULT_INNER_DEALS if inner_deals is None else inner_deals,
-        defence=defence or "seat-view", **options)
 
 
 def _score_deals(evaluators: list[_Evaluator], deals: list[tuple[list[int], int | None]],

@@ -119,8 +119,12 @@ def _ece(pairs: Sequence[tuple[float, bool]]) -> float:
 def calibration_scores(pairs: Iterable[tuple[float, bool]], resamples: int = 2000,
                        seed: int = 0) -> CalibrationScores:
     """The Brier score and expected calibration error of (predicted P(make), made) pairs,
-    with percentile bootstrap intervals (``resamples`` resamples, seeded), and the bins
-    that miss their interval."""
+    with percentile bootstrap intervals, and the bins that miss their interval.
+
+    Args:
+        pairs: (predicted P(make), made) pairs.
+        resamples: Bootstrap resamples for the intervals.
+        seed: Seeds the resampling (the same seed, the same intervals)."""
     pairs = list(pairs)
     if not pairs:
         raise ValueError("no pairs to score")

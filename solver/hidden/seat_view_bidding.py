@@ -41,7 +41,7 @@ from ..game.errors import PositionError, SearchCancelled
 from ..game.position import SEATS, Position, partner
 from ..game.view import View, seat_view
 from ..search._core import Aborted, CancelToken
-from .bidding import (DEFAULT_THRESHOLD, BidAdvice, _position, _summarise, _template,
+from .bidding import (DEFAULT_THRESHOLD, BidAdvice, _position, _summarise, _template, advise,
                       deal_others, partner_trump, rank, recommend)
 from .deals import ProgressCounter, check_deal_count, check_seconds, check_seed, \
     token_stopped
@@ -162,6 +162,47 @@ def seat_view_advise(hand: Sequence[str] | str, seat: str, *, game: str = "42",
         search="playout", inner_deals=inner, defence=defence)
 
 
+def bid_advice(hand: Sequence[str] | str, seat: str, *, search: str = "double-dummy",
+               inner_deals: int | None = None, defence: str | None = None,
+               defenders: Player | None = None, **options: Any) -> BidAdvice:
+    """Bid advice by the search named, as the command line and the service ask for it.
+
+    Args:
+        hand, seat: As for `solver.hidden.bidding.advise`.
+        search: ``double-dummy`` (the default: `advise`, every deal solved with every
+            hand open) or ``playout`` (`seat_view_advise`: every deal played out by
+            players who each see only their own tiles; ``deals`` per declaration,
+            default 30; not with ``calibrated``, ``inference``, ``fixed_lead``,
+            ``adaptive`` or ``return_deals``).
+        inner_deals, defence, defenders: ``playout``'s (`seat_view_advise`).
+        **options: The other options of `advise` (``playout``: those
+            `seat_view_advise` shares with it).
+
+    Raises:
+        PositionError: An unknown search, or an option the search has no meaning for
+            (by name).
+    """
+    if search == "double-dummy":
+        for name, given in (("inner_deals", inner_deals), ("defence", defence),
+                            ("defenders", defenders)):
+            if given is not None:
+                raise PositionError(name, "only for search playout", "INVALID_OPTION")
+        return advise(hand, seat, **options)
+    if search != "playout":
+        raise PositionError("search", f"unknown search {str(search)[:20]!r} (double-dummy "
+                            "or playout)", "INVALID_VALUE")
+    for name in ("calibrated", "fixed_lead", "adaptive", "return_deals"):
+        if options.pop(name, False):
+            raise PositionError(name, "not with search playout", "INVALID_OPTION")
+    if options.pop("inference", None) not in (None, "off"):
+        raise PositionError("inference", "not with search playout", "INVALID_OPTION")
+    if options.get("deals") is None:
+        options["deals"] = DEFAULT_DEALS
+    return seat_view_advise(hand, seat, defence=defence or "seat-view", defenders=defenders,
+                            inner_deals=DEFAULT_INNER_DEALS if inner_deals is None
+                            else inner_deals, **options)
+
+
 def play_out(p: Position, inner_deals: int, rng: random.Random,
              defenders: Player | None = None, token: CancelToken | None = None, *,
              points: bool = True) -> tuple[int | bool, int]:
@@ -186,4 +227,4 @@ def play_out(p: Position, inner_deals: int, rng: random.Random,
     return (p.points >= threshold if at_least else p.points < threshold), player.nodes
 
 
-__all__ = ["DEFAULT_DEALS", "DEFENCES", "play_out", "seat_view_advise"]
+__all__ = ["DEFAULT_DEALS", "DEFENCES", "bid_advice", "play_out", "seat_view_advise"]
