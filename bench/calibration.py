@@ -144,6 +144,15 @@ def report(args: argparse.Namespace) -> None:
               f"{cal.source.get('seed')}): mean {sum(p for p, _ in mapped) / len(mapped):.3f}")
         print()
         print(calibration_markdown(calibration_table(mapped)))
+        for defence in sorted({r.defended_by for r in records if r.defended_by}):
+            sc = calibration_scores([(cal(p), made) for p, made in pairs_of(
+                [r for r in records if r.defended_by == defence])])
+            print()
+            print(f"Mapped, defended by {defence}: {sc.pairs} hands, mean {sc.mean_predicted:.3f}"
+                  f", made {sc.made_rate:.3f}; Brier {sc.brier:.4f} ({sc.brier_interval[0]:.4f}-"
+                  f"{sc.brier_interval[1]:.4f}), ECE {sc.ece:.4f} ({sc.ece_interval[0]:.4f}-"
+                  f"{sc.ece_interval[1]:.4f}); bins outside: "
+                  f"{', '.join(f'{lo:.1f}-{hi:.1f}' for lo, hi in sc.bins_outside) or 'none'}")
     if args.all_bids and not args.games:
         print()
         print("Every bid 30..42 of the played declaration (points >= bid; see pairs_over_bids):")
