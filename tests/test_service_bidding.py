@@ -86,6 +86,16 @@ def calibration_json(c: bid_pb.BidCalibration) -> dict:
             "knots": [[round(x, 6), round(y, 6)] for x, y in zip(c.predicted, c.observed)]}
 
 
+def cli_advice(*options: str) -> dict:
+    """`t42 bid --json` of HAND held by West with ``options`` (time and nodes left out)."""
+    cli = subprocess.run([sys.executable, "-m", "solver", "bid", *HAND, "--seat", "W",
+                          "--json", *options], capture_output=True, text=True, timeout=TIMEOUT)
+    assert cli.returncode == 0, cli.stderr
+    doc = json.loads(cli.stdout)
+    doc.pop("seconds"), doc.pop("nodes")
+    return doc
+
+
 @pytest.mark.parametrize("defence", ["seat-view", "rule"])
 def test_seat_view_advice_over_rpc_python_and_cli_agree(stub, defence):
     """search playout: every deal played out by seat-view players, against the defence
@@ -97,17 +107,13 @@ def test_seat_view_advice_over_rpc_python_and_cli_agree(stub, defence):
                                         declaration=DECLARATIONS["fours"])]),
                             timeout=TIMEOUT).advice
     api = bid_advice(HAND, "W", deals=3, seed=21, declarations=["fours"], search="playout",
-                 inner_deals=2, defence=defence, defenders=defence_players(defence),
-                 auction=[{"seat": "S", "bid": 30}, {"seat": "W", "bid": "pass"}]).to_json()
-    cli = subprocess.run([sys.executable, "-m", "solver", "bid", *HAND, "--seat", "W",
-                          "--deals", "3", "--seed", "21", "--declarations", "fours",
-                          "--auction", "30,pass", "--json", "--search", "playout",
-                          "--inner-deals", "2", "--defence", defence],
-                         capture_output=True, text=True, timeout=TIMEOUT)
-    assert cli.returncode == 0, cli.stderr
-    cli_json = json.loads(cli.stdout)
-    for doc in (api, cli_json):
-        doc.pop("seconds"), doc.pop("nodes")
+                     inner_deals=2, defence=defence, defenders=defence_players(defence),
+                     auction=[{"seat": "S", "bid": 30}, {"seat": "W", "bid": "pass"}]
+                     ).to_json()
+    cli_json = cli_advice("--deals", "3", "--seed", "21", "--declarations", "fours",
+                          "--auction", "30,pass", "--search", "playout", "--inner-deals", "2",
+                          "--defence", defence)
+    api.pop("seconds"), api.pop("nodes")
     assert advice_json(answer) == api == cli_json
     assert (answer.search, answer.inner_deals, answer.defence) == ("playout", 2, defence)
     assert api["p_make_used"] == "playout"
@@ -128,14 +134,9 @@ def test_rpc_python_and_cli_agree_for_a_seed(stub):
     answer = stub.BidAdvice(request(), timeout=TIMEOUT).advice
     api = advise(HAND, "W", deals=6, seed=21, declarations=["fours", "sevens", "splash"],
                  auction=[{"seat": "S", "bid": 30}, {"seat": "W", "bid": "pass"}]).to_json()
-    cli = subprocess.run([sys.executable, "-m", "solver", "bid", *HAND, "--seat", "W",
-                          "--deals", "6", "--seed", "21", "--declarations",
-                          "fours,sevens,splash", "--auction", "30,pass", "--json"],
-                         capture_output=True, text=True, timeout=TIMEOUT)
-    assert cli.returncode == 0, cli.stderr
-    cli_json = json.loads(cli.stdout)
-    for doc in (api, cli_json):
-        doc.pop("seconds"), doc.pop("nodes")
+    cli_json = cli_advice("--deals", "6", "--seed", "21", "--declarations",
+                          "fours,sevens,splash", "--auction", "30,pass")
+    api.pop("seconds"), api.pop("nodes")
     assert advice_json(answer) == api == cli_json
     assert answer.nodes > 0 and answer.seconds > 0
     assert sorted(name(d.declaration) for d in answer.declarations) == ["fours", "sevens",
