@@ -47,7 +47,7 @@ MODES = ("off", "auction", "plays", "both")
 #: A sampled view draws into its pool at most this many deals per deal asked for (and
 #: at least `MIN_DRAW_BUDGET` in all), whatever the pool is worth by then.
 #: A draw and its weight took 20 to 50 us in Python (`Resampler`): 2,000 draws, 40 to
-#: 100 ms; the pool in C (`DealPool`, a hint's and bid advice's) takes about 1 us a draw.
+#: 100 ms; the pool in C (`DealPool`, a hint's and bid advice's) takes under 1 us a draw.
 DRAWS_PER_DEAL = 50
 MIN_DRAW_BUDGET = 2_000
 #: ... and it draws at least `min_pool` deals: this many per deal asked, and this many.
