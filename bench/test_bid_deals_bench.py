@@ -20,7 +20,6 @@
 from __future__ import annotations
 
 import os
-import random
 import statistics
 import time
 
@@ -42,20 +41,9 @@ AUCTION = [30, "pass", 31]
 MOON_TILES = [NAMES[t] for t in sorted(MOON3_SET)]
 
 
-def moon_hands(count: int, seed: int = 9) -> list[list[str]]:
-    """Seeded three-player Moon hands, as `seeded_hands` deals 42's."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        tiles = list(MOON_TILES)
-        rng.shuffle(tiles)
-        out.append(tiles[:7])
-    return out
-
-
 def per_draw(game: str, auction: bool) -> dict:
     cpu = []
-    for i, hand in enumerate(seeded_hands(50) if game == "42" else moon_hands(50)):
+    for i, hand in enumerate(seeded_hands(50, tile_set=NAMES if game == "42" else MOON_TILES)):
         seat = "W" if auction else "N" if game == "42" else "E"
         setup = read_bid_request(hand, seat, game, 4 if game == "42" else 3,
                                  AUCTION if auction else None, "high", 0.75, None)
