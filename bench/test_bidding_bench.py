@@ -23,6 +23,7 @@ import os
 import random
 import statistics
 import time
+from typing import Sequence
 
 from solver.game.tiles import NAMES
 from solver.hidden.bidding import advise
@@ -33,11 +34,13 @@ HANDS = int(os.environ.get("BID_BENCH_HANDS", "50"))
 DEALS = 200
 
 
-def seeded_hands(count: int, seed: int = 9) -> list[list[str]]:
+def seeded_hands(count: int, seed: int = 9, tile_set: Sequence[str] = NAMES
+                 ) -> list[list[str]]:
+    """``count`` seeded hands of seven tiles of ``tile_set`` (by default all 28)."""
     rng = random.Random(seed)
     out = []
     for _ in range(count):
-        tiles = list(NAMES)
+        tiles = list(tile_set)
         rng.shuffle(tiles)
         out.append(tiles[:7])
     return out

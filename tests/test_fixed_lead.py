@@ -57,10 +57,12 @@ def test_each_bid_counts_the_deals_of_its_best_single_lead(pair):
                            if (deal.leads[d][lead] >= need if row.unit else deal.leads[d][lead]))
                        for lead in leads]
             assert chance.made == max(by_lead) <= dd_chance.made
-    # On these deals one lead for all costs doubles makes: 7 of 12 at 30 against 9.
-    made = [(f.made, p.made) for f, p in zip(fixed.declaration("doubles").bids,
-                                              plain.declaration("doubles").bids)]
-    assert made[0] == (7, 9)
+    # On these deals one lead for all costs makes: fives 9 of 12 at 30 against 10,
+    # doubles 4 at 35 against 5.
+    made = {d: [(f.made, p.made) for f, p in zip(fixed.declaration(d).bids,
+                                                 plain.declaration(d).bids)]
+            for d in ("fives", "doubles")}
+    assert made["fives"][0] == (9, 10) and made["doubles"][5] == (4, 5)
 
 
 def test_answer_names_the_option_only_when_asked(pair):

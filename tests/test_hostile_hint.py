@@ -216,15 +216,15 @@ def test_an_adaptive_hint_reads_each_row_once_per_pair_of_moves(monkeypatch):
 def test_bid_advice_stopped_while_it_deals_stops_within_one_batch(monkeypatch):
     token = CancelToken()
     dealt = [0]
-    deal_others = bidding.deal_others
+    as_deal = bidding._as_deal     # every deal drawn passes through it
 
-    def counted(rng, setup):
+    def counted(deal):
         dealt[0] += 1
         if dealt[0] == 10:
             token.cancel()
-        return deal_others(rng, setup)
+        return as_deal(deal)
 
-    monkeypatch.setattr(bidding, "deal_others", counted)
+    monkeypatch.setattr(bidding, "_as_deal", counted)
     with pytest.raises(SearchCancelled):
         advise(HAND, "N", deals=MAX_DEALS, seed=1, token=token, threads=1)
     assert dealt[0] <= DEAL_BATCH

@@ -1,23 +1,28 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Inference's pool of drawn deals for a hint, in C (`DealPool`).
+"""Deals drawn uniformly in C (`UniformDeals`), and inference's pool of them (`DealPool`).
 
-The semantics are those of `solver.hidden.inference.Resampler`: deals drawn uniformly
-join a pool with their auction log-weights until the pool holds ``min_pool`` deals, its
-weights sum to the deals asked for times the largest (no deal is picked twice) and to 1
-or more; then the deals are picked
-from it by weight (systematic resampling). In Python a draw and its weight cost about
-45 us, as much as searching a deal late in a hand, and inference draws about 20 deals
+`UniformDeals` walks a view's `Completions` table (flattened once into C arrays; its
+counts fit in 64 bits, since at most 28 tiles are dealt) with a xoshiro256** generator
+seeded from the caller's seed, so a seed gives the same deals, and every consistent
+deal is equally likely. Bid advice draws its deals of the other hands there (the view
+of a seat holding seven tiles before the auction): in Python a draw cost about 9 us,
+and 30 us with its auction weight.
+
+`DealPool` is the pool of auction inference, for a hint and for bid advice, with the
+semantics of `solver.hidden.inference.Resampler`: deals drawn uniformly (by
+`UniformDeals`) join a pool with their auction log-weights until the pool holds
+``min_pool`` deals, its weights sum to the deals asked for times the largest (no deal
+is picked twice) and to 1 or more; then the deals are picked from it by weight
+(systematic resampling). In Python a draw and its weight cost about 45 us at a hint's
+view, as much as searching a deal late in a hand, and inference draws about 20 deals
 per deal it is worth: here a draw costs well under a microsecond.
 
-The draw walks the view's `Completions` table (flattened once into C arrays; its
-counts fit in 64 bits, since at most 28 tiles are dealt) with a xoshiro256** generator
-seeded from the hint's seed, so a seed gives the same deals. A seat's log-weight is
-looked up per (seat, tiles as dealt) in an open-addressing table. On a miss the shipped
-`CallModel` is evaluated here (`NativeCalls`: its strengths, call and declaration
-likelihoods, the same arithmetic in the same order): a seat may be dealt thousands of
-hands in a pool, and the model in Python costs 10 to 17 us a hand, which at trick 3 is
-more than the searches. Any other model is asked from Python once per hand
-(`AuctionWeigher.seat_log_weight`), the draw stopping for it.
+A seat's log-weight is looked up per (seat, tiles as dealt) in an open-addressing
+table. On a miss the shipped `CallModel` is evaluated here (`NativeCalls`: its
+strengths, call and declaration likelihoods, the same arithmetic in the same order): a
+seat may be dealt thousands of hands in a pool, and the model in Python costs 10 to 17
+us a hand, which at trick 3 is more than the searches. Any other model is asked from
+Python once per hand (`AuctionWeigher.seat_log_weight`), the draw stopping for it.
 """
 
 from libc.math cimport INFINITY, exp, log
@@ -257,12 +262,23 @@ cdef inline uint64_t _splitmix(uint64_t* s) noexcept nogil:
     return z ^ (z >> 31)
 
 
-cdef class DealPool:
-    """The pool of one sampled view: `draw` fills it, `pick` empties it.
+cdef class UniformDeals:
+    """Deals of a view drawn uniformly, in C: the walk of its `Completions` table.
 
-    ``view`` gives the table, the places' seats and the tiles played; ``weigher`` (an
-    `AuctionWeigher`) the calling seats and their log-weights; ``seed`` (an int) the
-    draws and the picks."""
+    Every consistent deal is equally likely, as with `Completions.sample` (the same
+    walk, with a generator of its own): bid advice draws the other hands (and
+    three-player Moon's widow) here, and a hint's auction pool (`DealPool`) draws its
+    deals the same way. ``view`` gives the table (``completions``), the seat each place
+    is dealt to (``place_seats``, ``active_seats``) and the tiles the seats hold outside
+    the places (``seat`` and its ``remaining`` tiles, ``played_by``); ``seed`` (an
+    int) the draws: a seed gives the same deals.
+
+    >>> from solver.game.view import View
+    >>> view = View.from_json(open("examples/view.json").read())
+    >>> hands, loose = UniformDeals(view, 7).deals(1)[0]
+    >>> [bin(h).count("1") for h in hands], loose
+    ([7, 7, 7, 7], 0)
+    """
 
     cdef Move* moves
     cdef int* node_first
@@ -277,35 +293,15 @@ cdef class DealPool:
     cdef uint32_t cur[MAX_PLACES]
     cdef int place_seat[MAX_PLACES]     # the seat a place's tiles are dealt to, or -1
     cdef uint32_t base[4]               # each seat's tiles as dealt outside the places
-    cdef int calling[4]
-    cdef int n_calling
-    # the call model, when it is evaluated here
-    cdef bint native
-    cdef NativeCalls model
-    cdef SeatCalls seat_calls[4]
-    # the log-weight of (seat, tiles as dealt); a key 0 is an empty slot
-    cdef uint64_t* keys
-    cdef double* values
-    cdef uint64_t cache_bits, cache_used
-    # the pool: each deal's place masks and log-weight, and the running sums
-    cdef uint32_t* deals
-    cdef double* log_weights
-    cdef Py_ssize_t size, room
-    cdef double top, total, squares
-    # a deal drawn whose weight waits for the call model
-    cdef bint pending
-    cdef int miss_seat
-    cdef uint32_t miss_mask
-    cdef object weigher
 
-    def __init__(self, view, weigher, seed):
+    def __init__(self, view, seed):
         cdef int at = 0, g, p, k, m = 0
         cdef uint64_t s0
         completions = view.completions
         if completions.count() >= 2 ** 63:
             raise ValueError("the view's deals are too many to count in 64 bits")
         groups, nodes = completions.flat_table()
-        self.n_places = len(view.capacity)
+        self.n_places = len(completions.capacity)
         if self.n_places > MAX_PLACES:
             raise ValueError(f"a view of {self.n_places} places (at most {MAX_PLACES})")
         self.n_groups = len(groups)
@@ -349,21 +345,9 @@ cdef class DealPool:
             self.base[view.seat] |= 1u << t
         for p, seat in enumerate(view.place_seats):
             self.place_seat[p] = seat if seat is not None and seat in view.active_seats else -1
-        self.weigher = weigher
-        self.n_calling = len(weigher.seats)
-        for k, s in enumerate(weigher.seats):
-            self.calling[k] = s
-        self.native = _native_calls(weigher.model, weigher, &self.model, self.seat_calls)
-
-        self.cache_bits = 10
-        self.keys = <uint64_t*>calloc(1024, sizeof(uint64_t))
-        self.values = <double*>malloc(1024 * sizeof(double))
-        if not (self.keys and self.values):
-            raise MemoryError()
         s0 = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
         for k in range(4):
             self.state[k] = _splitmix(&s0)
-        self._reset()
 
     def __dealloc__(self):
         free(self.moves)
@@ -373,10 +357,6 @@ cdef class DealPool:
         free(self.tiles)
         free(self.group_single)
         free(self.group_mask)
-        free(self.keys)
-        free(self.values)
-        free(self.deals)
-        free(self.log_weights)
 
     # ----------------------------------------------------------- the generator
 
@@ -447,6 +427,88 @@ cdef class DealPool:
                     self.cur[p] |= 1u << buf[at]
                     at += 1
 
+    cdef inline void _dealt_masks(self, const uint32_t* places, uint32_t* dealt) noexcept nogil:
+        """Each seat's tiles as dealt in the deal of these places, into ``dealt``."""
+        cdef int p, s
+        for s in range(4):
+            dealt[s] = self.base[s]
+        for p in range(self.n_places):
+            if self.place_seat[p] >= 0:
+                dealt[self.place_seat[p]] |= places[p]
+
+    cdef tuple _as_dealt(self, const uint32_t* places):
+        """The deal of these places as `deals` gives it."""
+        cdef uint32_t dealt[4]
+        cdef uint32_t loose = 0
+        cdef int p
+        self._dealt_masks(places, dealt)
+        for p in range(self.n_places):
+            if self.place_seat[p] < 0:
+                loose |= places[p]
+        return [dealt[0], dealt[1], dealt[2], dealt[3]], loose
+
+    def deals(self, int n) -> list:
+        """``n`` deals drawn uniformly, each as (the tiles each seat holds as dealt, a mask
+        per seat index, 0 for a seat out of play; the tiles of the places no seat in play
+        holds, such as three-player Moon's widow or discard, a mask, 0 when none)."""
+        cdef int i
+        out = []
+        for i in range(n):
+            self._deal()
+            out.append(self._as_dealt(self.cur))
+        return out
+
+
+cdef class DealPool(UniformDeals):
+    """The pool of one sampled view: `draw` fills it, `pick` empties it.
+
+    ``view`` gives the table, the places' seats and the tiles played (as for
+    `UniformDeals`, whose draws it makes); ``weigher`` (an `AuctionWeigher`) the calling
+    seats and their log-weights; ``seed`` (an int) the draws and the picks."""
+
+    cdef int calling[4]
+    cdef int n_calling
+    # the call model, when it is evaluated here
+    cdef bint native
+    cdef NativeCalls model
+    cdef SeatCalls seat_calls[4]
+    # the log-weight of (seat, tiles as dealt); a key 0 is an empty slot
+    cdef uint64_t* keys
+    cdef double* values
+    cdef uint64_t cache_bits, cache_used
+    # the pool: each deal's place masks and log-weight, and the running sums
+    cdef uint32_t* pooled
+    cdef double* log_weights
+    cdef Py_ssize_t size, room
+    cdef double top, total, squares
+    # a deal drawn whose weight waits for the call model
+    cdef bint pending
+    cdef int miss_seat
+    cdef uint32_t miss_mask
+    cdef object weigher
+
+    def __init__(self, view, weigher, seed):
+        cdef int k
+        UniformDeals.__init__(self, view, seed)
+        self.weigher = weigher
+        self.n_calling = len(weigher.seats)
+        for k, s in enumerate(weigher.seats):
+            self.calling[k] = s
+        self.native = _native_calls(weigher.model, weigher, &self.model, self.seat_calls)
+
+        self.cache_bits = 10
+        self.keys = <uint64_t*>calloc(1024, sizeof(uint64_t))
+        self.values = <double*>malloc(1024 * sizeof(double))
+        if not (self.keys and self.values):
+            raise MemoryError()
+        self._reset()
+
+    def __dealloc__(self):
+        free(self.keys)
+        free(self.values)
+        free(self.pooled)
+        free(self.log_weights)
+
     cdef inline Py_ssize_t _slot(self, uint64_t key) noexcept nogil:
         cdef uint64_t mask = (1ULL << self.cache_bits) - 1
         cdef uint64_t i = (key * 0x9E3779B97F4A7C15ULL) >> (64 - self.cache_bits)
@@ -458,15 +520,11 @@ cdef class DealPool:
         """The deal's log-weight into ``out`` (0); 1 when a seat's is for Python to find
         (the seat and its tiles in ``miss_seat``, ``miss_mask``), -1 out of memory."""
         cdef uint32_t dealt[4]
-        cdef int p, k, s
+        cdef int k, s
         cdef uint64_t key
         cdef Py_ssize_t i
         cdef double total = 0.0, value
-        for s in range(4):
-            dealt[s] = self.base[s]
-        for p in range(self.n_places):
-            if self.place_seat[p] >= 0:
-                dealt[self.place_seat[p]] |= self.cur[p]
+        self._dealt_masks(self.cur, dealt)
         for k in range(self.n_calling):
             s = self.calling[k]
             key = (<uint64_t>(s + 1) << 32) | dealt[s]
@@ -523,7 +581,7 @@ cdef class DealPool:
         cdef int p
         cdef double shift, w
         for p in range(self.n_places):
-            self.deals[self.size * self.n_places + p] = self.cur[p]
+            self.pooled[self.size * self.n_places + p] = self.cur[p]
         self.log_weights[self.size] = lw
         self.size += 1
         if lw == -INFINITY:
@@ -574,9 +632,9 @@ cdef class DealPool:
         cdef double* log_weights
         if self.size + limit > self.room:
             room = max(2 * self.room, self.size + limit)
-            deals = <uint32_t*>realloc(self.deals, room * max(1, self.n_places) * sizeof(uint32_t))
+            deals = <uint32_t*>realloc(self.pooled, room * max(1, self.n_places) * sizeof(uint32_t))
             if deals:
-                self.deals = deals
+                self.pooled = deals
             log_weights = <double*>realloc(self.log_weights, room * sizeof(double))
             if log_weights:
                 self.log_weights = log_weights
@@ -617,7 +675,7 @@ cdef class DealPool:
         cdef uint32_t m
         places = []
         for p in range(self.n_places):
-            m = self.deals[i * self.n_places + p]
+            m = self.pooled[i * self.n_places + p]
             places.append([t for t in range(N_TILES) if m >> t & 1])
         return places
 
@@ -625,10 +683,11 @@ cdef class DealPool:
         """The pool as it is: each deal's places and log-weight, in the order drawn."""
         return [(self._places(i), self.log_weights[i]) for i in range(self.size)]
 
-    def pick(self, int n):
+    def pick(self, int n, bint dealt=False):
         """``n`` picks from the pool by weight, as (places, times picked), in the
         order drawn, and a fresh pool for the next round; None when every weight is zero
-        (`Resampler.pick`)."""
+        (`Resampler.pick`). With ``dealt`` each deal is given as `deals` gives it instead
+        of its places."""
         cdef Py_ssize_t i
         cdef double* weights
         cdef double lw
@@ -646,6 +705,7 @@ cdef class DealPool:
                                  <double>(self._next() >> 11) * (1.0 / 9007199254740992.0))
         finally:
             free(weights)
-        out = [(self._places(i), times) for i, times in counts]
+        out = [(self._as_dealt(&self.pooled[i * self.n_places]) if dealt else self._places(i),
+                times) for i, times in counts]
         self._reset()
         return out

@@ -57,11 +57,13 @@ from ..game import tiles as T
 from ..game.bid_request import (KIND_DECLARATIONS, ONE_MARK, ORDER_42, POINT_DECLARATIONS,
                                 AuctionLike, BidRequest, bids_on_offer, marks_of,
                                 read_bid_request)
+from ..game.completions import Completions
 from ..game.errors import PositionError, SearchCancelled
 from ..game.position import (DOUBLES_NEEDED, SEAT_INDEX, SEATS, Position,
                              partner)
 from ..game.rules import PIP_NAMES
 from ..search._core import Aborted, CancelToken, Engine
+from ._pool import DealPool, UniformDeals
 from .calibration import CalibrationMap, bid_calibration
 from .dealer import Dealer
 from .deals import (MAX_DEALS, ProgressCounter, check_deal_count, check_seconds, check_seed,
@@ -551,47 +553,88 @@ def _dealer(setup: BidRequest) -> Dealer:
                   fixed={SEATS[setup.seat]: [T.name_of(t) for t in setup.hand]})
 
 
+@dataclass(frozen=True)
+class _HandView:
+    """The view of a seat that holds seven tiles before the auction, as the compiled
+    draws read a view (`solver.hidden._pool.UniformDeals`): the table of the deals of
+    the other tiles (`_dealer`'s: a place per seat, the asking seat's empty, then
+    three-player Moon's widow, which no seat holds), the seat and its hand; nothing
+    played."""
+
+    completions: Completions
+    seat: int
+    remaining: tuple[int, ...]
+    place_seats: tuple[int | None, ...]
+    active_seats: tuple[int, ...]
+    played_by: tuple[int, ...] = (0, 0, 0, 0)
+
+
+def _draws(setup: BidRequest, seed: int, weigher: AuctionWeigher | None = None
+           ) -> UniformDeals:
+    """The compiled draws of bid advice's deals from ``seed`` (`deal_others`'s
+    distribution): uniform, or with an informative ``weigher`` the auction's pool
+    (`DealPool`), which draws the same way and also deals uniformly (`UniformDeals.deals`)
+    once the calls give every deal weight zero."""
+    seats = setup.seats()
+    view = _HandView(_dealer(setup).completions, setup.seat, setup.hand,
+                     seats + ((None,) if setup.moon3 else ()), seats)
+    return UniformDeals(view, seed) if weigher is None else DealPool(view, weigher, seed)
+
+
+def _as_deal(deal: tuple[list[int], int]) -> tuple[list[int], int | None]:
+    """A deal of `UniformDeals.deals` as `deal_others` gives it: the widow a tile, or None."""
+    hands, widow = deal
+    return hands, widow.bit_length() - 1 if widow else None
+
+
 def deal_others(rng: random.Random, setup: BidRequest) -> tuple[list[int], int | None]:
-    """One uniform deal of the tiles the seat does not hold (`solver.hidden.dealer`): a mask
-    per seat index (the seat's own hand included) and, in three-player Moon, the widow.
-    Successive deals from one generator are those of `Dealer.deals` with its seed."""
-    deal = _dealer(setup).deal(rng)
-    hands = [0, 0, 0, 0]
-    for s, tiles in deal.hand_ids.items():
-        hands[s] = T.mask_of(tiles)
-    return hands, deal.widow_id
+    """One uniform deal of the tiles the seat does not hold, drawn in C (`_draws`, seeded
+    from ``rng``): a mask per seat index (the seat's own hand included) and, in
+    three-player Moon, the widow. Every deal of the other tiles is equally likely, as
+    with `solver.hidden.dealer.Dealer` (`_dealer`)."""
+    return _deal_batch(rng, setup, 1, None)[0][0]
 
 
-def _deal_batch(rng: random.Random, setup: BidRequest, n: int, token: CancelToken | None,
-                pool: Resampler | None = None
+def _deal_batch(rng: random.Random | UniformDeals, setup: BidRequest, n: int,
+                token: CancelToken | None, pool: DealPool | Resampler | None = None
                 ) -> tuple[list[tuple[list[int], int | None]], list[int] | None, int, float]:
-    """``n`` deals of `deal_others` in a row, `DEAL_BATCH` at a time, the token looked at
-    before each batch (`SearchCancelled` once it has stopped). With inference
-    (``pool``), the deals drawn go into the pool until it is worth ``n`` deals (at most
-    `DRAWS_PER_DEAL` per deal asked, at least `MIN_DRAW_BUDGET`) and ``n`` are picked
-    from it by weight: the distinct deals picked, how often each was (no deal when every
-    weight is zero), the deals drawn and the pool's effective number of deals. Without,
-    the deals, None, the deals drawn and 0."""
-    out: list[tuple[list[int], int | None]] = []
+    """``n`` deals of `deal_others` in a row, drawn in C from ``rng`` (the compiled draws of
+    `_draws`, or a `random.Random` that seeds fresh ones), `DEAL_BATCH` at a time, the token
+    looked at before each batch (`SearchCancelled` once it has stopped). With inference
+    (``pool``: the `DealPool` of `_draws`, which draws its own deals, or a `Resampler`,
+    which weighs in Python the deals drawn here), the deals drawn go into the pool until
+    it is worth ``n`` deals (at most `DRAWS_PER_DEAL` per deal asked, at least
+    `MIN_DRAW_BUDGET`) and ``n`` are picked from it by weight: the distinct deals picked,
+    how often each was (no deal when every weight is zero), the deals drawn and the
+    pool's effective number of deals. Without, the deals, None, the deals drawn and 0."""
+    draws = rng if isinstance(rng, UniformDeals) else _draws(setup, rng.getrandbits(64))
     if pool is not None:
         budget = pool.drawn + max(MIN_DRAW_BUDGET, DRAWS_PER_DEAL * n)
         while not pool.enough(n, min_pool(n)) and pool.drawn < budget:
             if token_stopped(token):
                 raise SearchCancelled("bid advice stopped before it finished")
-            for _ in range(min(DEAL_BATCH, budget - pool.drawn)):
-                deal = deal_others(rng, setup)
-                pool.add(deal, deal[0])
+            batch = min(DEAL_BATCH, budget - pool.drawn)
+            if isinstance(pool, DealPool):
+                pool.draw(n, min_pool(n), batch)
+                continue
+            for deal in draws.deals(batch):
+                pool.add(_as_deal(deal), deal[0])
                 if pool.enough(n, min_pool(n)):
                     break
         drawn, worth = pool.drawn, pool.effective
-        picks = pool.pick(n)
+        if isinstance(pool, DealPool):
+            picked = pool.pick(n, dealt=True)
+            picks = None if picked is None else [(_as_deal(d), k) for d, k in picked]
+        else:
+            picks = pool.pick(n)
         if picks is None:
             return [], None, drawn, 0.0
         return [deal for deal, _ in picks], [times for _, times in picks], drawn, worth
+    out: list[tuple[list[int], int | None]] = []
     while len(out) < n:
         if token_stopped(token):
             raise SearchCancelled("bid advice stopped before it finished")
-        out += [deal_others(rng, setup) for _ in range(min(DEAL_BATCH, n - len(out)))]
+        out += [_as_deal(deal) for deal in draws.deals(min(DEAL_BATCH, n - len(out)))]
     return out, None, len(out), 0.0
 
 
@@ -717,7 +760,7 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
         weigher = AuctionWeigher(inferred.calls, calls_seen(
             auction if isinstance(auction, (list, tuple)) else None, setup.seat,
             setup.players))
-        pool = Resampler(weigher, (0, 0, 0, 0), int(seed)) if weigher.informative else None
+        pool = _draws(setup, seed, weigher) if weigher.informative else None
     if token is None and deadline is not None:
         token = CancelToken(deadline=time.monotonic() + deadline)
     dealt: list[tuple[list[int], int | None]] = []
@@ -731,7 +774,9 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
     evaluators = [_Evaluator(setup, q, template, fixed_lead) for q in questions]
     answers: dict[str, list[Any]] = {q: [] for q in questions}
     nodes = 0
-    rng = random.Random(seed)
+    # The auction's pool draws the deals (and, should the calls rule every deal out,
+    # goes on drawing them uniformly); without inference, uniform draws from the seed.
+    draws = pool if pool is not None else _draws(setup, seed)
     target = int(deals)  # type: ignore[call-overload]
     drawn = 0             # deals drawn (with inference, into the pools)
     pool_effective = 0.0  # the pools' effective numbers of deals, summed over the rounds
@@ -739,7 +784,7 @@ def advise(hand: Sequence[str] | str, seat: str, *, game: str = "42", players: i
     searched = ProgressCounter(progress, len(evaluators) * target)
     while len(dealt) < target:
         batch = min(ADAPTIVE_BATCH if adaptive else target, target - len(dealt))
-        new, times, pool_drawn, pool_worth = _deal_batch(rng, setup, batch, token, pool)
+        new, times, pool_drawn, pool_worth = _deal_batch(draws, setup, batch, token, pool)
         drawn += pool_drawn
         if pool is not None and times is None:
             # Every deal drawn has weight zero under the model: deal uniformly from here

@@ -1288,7 +1288,7 @@ def grade_game(record: Mapping[str, Any] | str | bytes | GameRecord, *,
     ...                     threads=1)
     >>> south = graded.hands[0].decisions[1]
     >>> south.kind, south.choice, south.best, south.mistake
-    ('call', '35 follow-me', '84 sevens', True)
+    ('call', '35 treys', '84 sevens', True)
     >>> [h.skill + h.information + h.luck == h.dd_change for h in graded.hands]
     [True, True, True]
     """

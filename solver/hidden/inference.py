@@ -15,9 +15,9 @@ hands that deal gives them:
 
 How the weights are used: a sampled view draws deals uniformly into a pool with their
 auction weights and picks the deals to search from it in proportion to the weights
-(`Resampler`: importance resampling; a hint's pool is `solver.hidden._pool.DealPool`, the
-same in C), so no search is spent on deals the auction rules out; the play weights,
-which need searches, weigh the deals picked. An enumerated view weighs every consistent
+(importance resampling: `solver.hidden._pool.DealPool`, a hint's pool and bid advice's;
+`Resampler` is the same in Python), so no search is spent on deals the auction rules
+out; the play weights, which need searches, weigh the deals picked. An enumerated view weighs every consistent
 deal by the product, exactly. The answer names the models and gives the effective
 number of deals ``(sum w)^2 / sum w^2``.
 
@@ -46,8 +46,8 @@ if TYPE_CHECKING:  # the models are imported when a mode needs them
 MODES = ("off", "auction", "plays", "both")
 #: A sampled view draws into its pool at most this many deals per deal asked for (and
 #: at least `MIN_DRAW_BUDGET` in all), whatever the pool is worth by then.
-#: A draw and its weight take 20 to 50 us in Python (bid advice): 2,000 draws, 40 to
-#: 100 ms; a hint's pool in C takes well under 1 us a draw.
+#: A draw and its weight took 20 to 50 us in Python (`Resampler`): 2,000 draws, 40 to
+#: 100 ms; the pool in C (`DealPool`, a hint's and bid advice's) takes under 1 us a draw.
 DRAWS_PER_DEAL = 50
 MIN_DRAW_BUDGET = 2_000
 #: ... and it draws at least `min_pool` deals: this many per deal asked, and this many.
@@ -288,8 +288,9 @@ class Resampler:
     picked from the pool in proportion to their weights (`pick`, systematic
     resampling). The picks are (nearly, for a pool of hundreds) draws from the
     auction-weighted distribution; searching only them spends nothing on deals the
-    auction rules out. Bid advice's pool; a hint's is `solver.hidden._pool.DealPool`,
-    which draws its deals itself.
+    auction rules out. The pool in Python, for deals drawn elsewhere: a hint and bid
+    advice use `solver.hidden._pool.DealPool`, the same in C, which draws its deals
+    itself (and whose rule `enough` this is, tested against it).
 
     Args:
         weigher: The auction's `AuctionWeigher`.
