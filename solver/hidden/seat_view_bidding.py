@@ -168,13 +168,16 @@ def bid_advice(hand: Sequence[str] | str, seat: str, *, search: str = "double-du
     """Bid advice by the search named, as the command line and the service ask for it.
 
     Args:
-        hand, seat: As for `solver.hidden.bidding.advise`.
+        hand: The seven tiles, as for `solver.hidden.bidding.advise`.
+        seat: The seat holding them.
         search: ``double-dummy`` (the default: `advise`, every deal solved with every
             hand open) or ``playout`` (`seat_view_advise`: every deal played out by
             players who each see only their own tiles; ``deals`` per declaration,
             default 30; not with ``calibrated``, ``inference``, ``fixed_lead``,
             ``adaptive`` or ``return_deals``).
-        inner_deals, defence, defenders: ``playout``'s (`seat_view_advise`).
+        inner_deals: ``playout``: each player's deals per decision (`seat_view_advise`).
+        defence: ``playout``: the defence named (`seat_view_advise`).
+        defenders: ``playout``: the defenders' play (`seat_view_advise`).
         **options: The other options of `advise` (``playout``: those
             `seat_view_advise` shares with it).
 
