@@ -42,7 +42,9 @@ with atheris.instrument_imports():
     from solver.search._core import CancelToken
     from solver.search.analysis import analyze_hand, parse_record
     from solver.game.bid_request import request_from_json
-    from solver.hidden.bidding import MAX_DEALS, advise
+    from solver.hidden.bidding import MAX_DEALS
+    from solver.hidden.seat_view_bidding import bid_advice
+    from solver.play.bots import defence_players
     from solver.cli.common import InputError, records_of
     from solver.hidden.deals import count_deals, tile_probabilities
     from solver.search.discard import best_discards
@@ -142,7 +144,11 @@ def _bid(data: bytes) -> None:
     deals = args.get("deals", 2)
     if isinstance(deals, int) and BID_DEALS < deals <= MAX_DEALS:  # a valid count: cap it
         deals = 2
-    advice = advise(**{**args, "deals": deals}, token=_token(), threads=1)
+    if args.get("search") == "playout" and isinstance(deals, int) and deals <= MAX_DEALS:
+        deals = 1   # a whole hand played out per deal and declaration
+    if args.get("defence") is not None:   # as the command line supplies the defenders
+        args["defenders"] = defence_players(args["defence"])
+    advice = bid_advice(**{**args, "deals": deals}, token=_token(), threads=1)
     json.dumps(advice.to_json(), allow_nan=False)
 
 
@@ -180,8 +186,11 @@ def _bid_proto(data: bytes) -> None:
     if request is not None:
         if request.deals <= MAX_DEALS:
             request.deals = min(request.deals, BID_DEALS)
-        bid_convert.advice_to_proto(advise(**bid_convert.request_to_kwargs(request),
-                                           token=_token(), threads=1))
+        if request.search == "playout" and request.deals <= MAX_DEALS:
+            # A playout plays a whole hand per deal and declaration: one deal is work enough.
+            request.deals = 1
+        bid_convert.advice_to_proto(bid_advice(**bid_convert.request_to_kwargs(request),
+                                               token=_token(), threads=1))
 
 
 #: Selector byte (modulo their number) -> target.
