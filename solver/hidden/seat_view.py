@@ -228,15 +228,21 @@ class SeatViewPlayer:
         return max(sorted(legal), key=lambda t: rank.key(sums[t]))
 
 
-def _playout(p: Position, inner_deals: int, rng: random.Random,
-             token: CancelToken | None) -> int:
-    """The final value of ``p`` played to its end by seat-view players."""
-    player = SeatViewPlayer(inner_deals, "make", token)
+def play_to_end(p: Position, inner_deals: int, rng: random.Random,
+                token: CancelToken | None = None, *, objective: str = "make",
+                defenders: Callable[[View], int] | None = None) -> tuple[Position, int]:
+    """``p`` played to its end by seat-view players (`SeatViewPlayer` with
+    ``objective``; the defending seats by ``defenders``, a play from their view, when
+    given): the finished position and the nodes searched."""
+    player = SeatViewPlayer(inner_deals, objective, token)
     plays = list(p.plays)
     while not p.is_complete:
-        plays.append(player.choose(p, rng))
+        if defenders is not None and not p.scorer[p.to_move_index]:
+            plays.append(defenders(seat_view(p)))
+        else:
+            plays.append(player.choose(p, rng))
         p = p.with_plays(plays)
-    return p.points   # played out: what the declaring side took
+    return p, player.nodes
 
 
 @dataclass
@@ -316,8 +322,9 @@ def seat_view_values(view: ViewLike, *, method: str = "postponed", deals: int = 
     else:
         for i, tile in enumerate(legal):
             inner_rng = random.Random(rng.randrange(2 ** 63))
-            values[tile] = [_playout(p.with_plays(list(p.plays) + [tile]), inner, inner_rng,
-                                     token) for p in positions]
+            # Played out: what the declaring side took.
+            values[tile] = [play_to_end(p.with_plays(list(p.plays) + [tile]), inner, inner_rng,
+                                        token)[0].points for p in positions]
             if progress is not None:
                 progress(i + 1, len(legal))
     return SeatViewValues(v, total, positions, enumerated, seed, legal, values, rank, nodes)
@@ -392,4 +399,5 @@ def _result(v: View, count: int, method: str, depth: int, inner: int,
 
 
 __all__ = ["DEFAULT_DEPTH", "DEFAULT_INNER_DEALS", "MAX_DEPTH", "MAX_INNER_DEALS", "METHODS",
-           "SeatViewHint", "SeatViewPlayer", "SeatViewValues", "seat_view_hint", "seat_view_values"]
+           "SeatViewHint", "SeatViewPlayer", "SeatViewValues", "play_to_end", "seat_view_hint",
+           "seat_view_values"]

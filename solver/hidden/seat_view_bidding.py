@@ -39,13 +39,13 @@ from ..game.bid_request import KIND_DECLARATIONS, POINT_DECLARATIONS, AuctionLik
     read_bid_request
 from ..game.errors import PositionError, SearchCancelled
 from ..game.position import SEATS, Position, partner
-from ..game.view import View, seat_view
+from ..game.view import View
 from ..search._core import Aborted, CancelToken
 from .bidding import (DEFAULT_THRESHOLD, BidAdvice, _position, _summarise, _template, advise,
                       deal_others, partner_trump, rank, recommend)
 from .deals import ProgressCounter, check_deal_count, check_seconds, check_seed, \
     token_stopped
-from .seat_view import DEFAULT_INNER_DEALS, MAX_INNER_DEALS, SeatViewPlayer
+from .seat_view import DEFAULT_INNER_DEALS, MAX_INNER_DEALS, play_to_end
 
 #: Deals per declaration by default: each is a whole hand played out.
 DEFAULT_DEALS = 30
@@ -212,22 +212,15 @@ def play_out(p: Position, inner_deals: int, rng: random.Random,
     """``p`` played to its end by seat-view players (the defenders by ``defenders`` when
     given): (the declaring side's points, Moon its tricks, with ``points``; else whether
     the contract made), and the nodes searched."""
-    player = SeatViewPlayer(inner_deals, "points" if points else "make", token)
-    plays = list(p.plays)
     try:
-        while not p.is_complete:
-            mover = p.to_move_index
-            if defenders is not None and not p.scorer[mover]:
-                plays.append(defenders(seat_view(p)))
-            else:
-                plays.append(player.choose(p, rng))
-            p = p.with_plays(plays)
+        p, nodes = play_to_end(p, inner_deals, rng, token,
+                               objective="points" if points else "make", defenders=defenders)
     except Aborted:
         raise SearchCancelled("bid advice stopped before it finished") from None
     if points:
-        return p.points, player.nodes
+        return p.points, nodes
     threshold, at_least = p.make_target()
-    return (p.points >= threshold if at_least else p.points < threshold), player.nodes
+    return (p.points >= threshold if at_least else p.points < threshold), nodes
 
 
 __all__ = ["DEFAULT_DEALS", "DEFENCES", "bid_advice", "play_out", "seat_view_advise"]
