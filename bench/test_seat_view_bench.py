@@ -7,7 +7,8 @@ bot up to the point measured). Each search is timed once with a fixed seed; the
 benchmark reports the median and slowest CPU time, the median nodes, and the load
 average (the targets: at most 1 s at the opening lead and 0.2 s from trick 3).
 `test_seat_view_bid_advice` times bid advice from the seat's view for every declaration
-(the target: at most 3 s).
+and with the double-dummy screen (the target: at most 3 s), and what the screen costs in
+recommendations.
 
     python -m pytest bench/test_seat_view_bench.py --benchmark-enable -s
 """
@@ -29,8 +30,9 @@ from test_hint_bench import views_at
 VIEWS = 30
 
 
-def measure(items: list, search) -> dict:
-    """``search(item, i)`` on every item, once: CPU and wall time (ms) and nodes."""
+def measure(items: list, search, answers: list | None = None) -> dict:
+    """``search(item, i)`` on every item, once: CPU and wall time (ms) and nodes (the
+    answers appended to ``answers`` when given)."""
     cpu, wall, nodes = [], [], []
     for i, item in enumerate(items):
         start, start_cpu = time.perf_counter(), time.process_time()
@@ -38,6 +40,8 @@ def measure(items: list, search) -> dict:
         wall.append((time.perf_counter() - start) * 1000)
         cpu.append((time.process_time() - start_cpu) * 1000)
         nodes.append(found.nodes)
+        if answers is not None:
+            answers.append(found)
     return {"median_cpu_ms": statistics.median(cpu), "max_cpu_ms": max(cpu),
             "median_wall_ms": statistics.median(wall), "max_wall_ms": max(wall),
             "median_nodes": statistics.median(nodes), "load": os.getloadavg()[0]}
@@ -65,33 +69,67 @@ def test_seat_view_play_decision(benchmark, trick):
               f"load {f['load']:.2f}")
 
 
-#: Hands for seat-view bid advice's cost: 12 seeded hands of every kind of strength.
-ADVICE_HANDS = 12
+#: Hands for seat-view bid advice's cost: seeded hands of every kind of strength (the
+#: first 12 were the first measurement's).
+ADVICE_HANDS = 30
+
+
+def _e_marks(advice, declaration, bid) -> float:
+    """E[marks] of ``bid`` in ``declaration`` by ``advice`` (0 for a pass)."""
+    if declaration is None or bid is None:
+        return 0.0
+    chance = advice.declaration(declaration).chance(bid)
+    return chance.marks * (2 * chance.p_make - 1)
 
 
 def test_seat_view_bid_advice(benchmark):
     """Bid advice with every deal played out by seat-view players (30 deals a declaration,
     3 deals a decision) for every declaration of a 42 hand (11, or 13 with plunge and
-    splash), against the double-dummy advice of 200 deals: wall time on both cores (the
-    playouts' searches release the GIL) and CPU time, per hand (target: at most 3 s)."""
+    splash), the same with the double-dummy screen (`DEFAULT_SCREEN` declarations played
+    out), and the double-dummy advice of 200 deals: wall time on both cores (the
+    playouts' searches release the GIL) and CPU time, per hand (target: at most 3 s).
+    The screen's price: on how many hands its recommendation is the full playout's, and
+    the E[marks] (valued by the full playout, which has the kept declarations' figures
+    exactly) it gives up."""
     import random
 
     from solver.hidden.bidding import advise
-    from solver.hidden.seat_view_bidding import seat_view_advise
+    from solver.hidden.seat_view_bidding import DEFAULT_SCREEN, seat_view_advise
 
     rng = random.Random(17)
     tiles = [f"{h}-{low}" for h in range(7) for low in range(h + 1)]
     hands = [rng.sample(tiles, 7) for _ in range(ADVICE_HANDS)]
 
+    answers: dict[str, list] = {"every": [], "screened": []}
     asks = {
-        "seat-view playout": lambda h, i: seat_view_advise(h, "N", seed=i),
-        "double-dummy": lambda h, i: advise(h, "N", deals=200, seed=i),
+        "seat-view playout, every declaration": (
+            lambda h, i: seat_view_advise(h, "N", seed=i), answers["every"]),
+        f"seat-view playout, {DEFAULT_SCREEN} declarations screened by double dummy": (
+            lambda h, i: seat_view_advise(h, "N", seed=i, screen=DEFAULT_SCREEN),
+            answers["screened"]),
+        "double-dummy": (lambda h, i: advise(h, "N", deals=200, seed=i), None),
     }
-    figures = benchmark.pedantic(lambda: {name: measure(hands, a) for name, a in asks.items()},
+    figures = benchmark.pedantic(lambda: {name: measure(hands, ask, kept)
+                                          for name, (ask, kept) in asks.items()},
                                  rounds=1, iterations=1)
+    same, loss = 0, []
+    for every, screened in zip(answers["every"], answers["screened"]):
+        best, chosen = every.recommendation, screened.recommendation
+        same += (best.bid, best.declaration) == (chosen.bid, chosen.declaration)
+        loss.append(_e_marks(every, best.declaration, best.bid)
+                    - _e_marks(every, chosen.declaration, chosen.bid))
+    figures["screen"] = {"hands": len(hands), "same_recommendation": same,
+                         "mean_e_marks_lost": statistics.mean(loss),
+                         "max_e_marks_lost": max(loss)}
     benchmark.extra_info.update({f"{name}: {k}": v for name, f in figures.items()
                                  for k, v in f.items()})
     for name, f in figures.items():
+        if name == "screen":
+            continue
         print(f"\nbid advice, {name}: median {f['median_wall_ms'] / 1000:.2f} s wall (max "
               f"{f['max_wall_ms'] / 1000:.2f}), {f['median_cpu_ms'] / 1000:.2f} s CPU, median "
               f"{f['median_nodes']:,.0f} nodes, load {f['load']:.2f}")
+    s = figures["screen"]
+    print(f"\nthe screen's recommendation is the full playout's on {s['same_recommendation']} "
+          f"of {s['hands']} hands; E[marks] given up {s['mean_e_marks_lost']:.3f} a hand "
+          f"(at most {s['max_e_marks_lost']:.2f})")

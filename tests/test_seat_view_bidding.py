@@ -51,6 +51,32 @@ def test_the_figures_depend_on_the_seed_alone_not_the_threads():
     assert alone.declaration("fours") == one.declaration("fours")
 
 
+def test_a_screen_plays_out_what_double_dummy_ranks_first_with_the_full_figures():
+    """Sixes is this hand's best declaration by far; the screen of one plays it alone,
+    with exactly the figures a playout of every declaration gives it at the seed."""
+    hand = "6-6 6-5 6-4 6-3 6-2 5-5 4-1"
+    every = seat_view_advise(hand, "N", deals=3, seed=5, declarations="blanks,sixes,nello")
+    screened = seat_view_advise(hand, "N", deals=3, seed=5, declarations="blanks,sixes,nello",
+                                screen=1)
+    assert [row.declaration for row in screened.declarations] == ["sixes"]
+    assert sorted(screened.screened) == ["blanks", "nello"] and every.screened == []
+    assert screened.declaration("sixes") == every.declaration("sixes")
+    assert screened.recommendation == every.recommendation
+    assert screened.to_json()["screened"] == screened.screened
+    # A screen as wide as the declarations asked plays them all.
+    assert seat_view_advise(hand, "N", deals=3, seed=5, declarations="blanks,sixes,nello",
+                            screen=3).screened == []
+
+
+def test_the_face_screens_by_default_and_double_dummy_refuses_a_screen():
+    from solver.hidden.seat_view_bidding import DEFAULT_SCREEN, bid_advice
+    a = bid_advice(MIDDLING[1], "N", search="playout", deals=2, inner_deals=1, seed=4)
+    assert len(a.declarations) == DEFAULT_SCREEN and len(a.screened) >= 8
+    with pytest.raises(PositionError) as err:
+        bid_advice(MIDDLING[1], "N", deals=2, screen=2)
+    assert err.value.field == "screen"
+
+
 def test_playouts_are_no_more_optimistic_than_double_dummy():
     """Over these hands the declarer's side no longer plays each deal as if it saw it:
     the chance of making 30 falls (it may not rise by much on any one hand)."""
@@ -118,6 +144,9 @@ def _extremes(p: Position) -> tuple[int, int]:
     ({"defence": "rule"}, "defence"),
     ({"defenders": RuleBot().choose}, "defence"),
     ({"inner_deals": 0}, "inner_deals"),
+    ({"screen": -1}, "screen"),
+    ({"screen": True}, "screen"),
+    ({"screen": "2"}, "screen"),
     ({"deals": 0}, "deals"),
 ])
 def test_bad_options_are_refused_by_name(kwargs, field):

@@ -74,7 +74,8 @@ def advice_json(a: bid_pb.BidAdvice) -> dict:
             "bids": [chance_json(c) for c in d.bids]} for d in a.declarations],
         **({"calibration": calibration_json(a.calibration)} if a.HasField("calibration") else {}),
         **({"fixed_lead": True} if a.fixed_lead else {}),
-        **({"search": a.search, "inner_deals": a.inner_deals, "defence": a.defence}
+        **({"search": a.search, "inner_deals": a.inner_deals, "defence": a.defence,
+            "screened": [name(d) for d in a.screened]}
            if a.search not in ("", "double-dummy") else {}),
     }
 
@@ -119,8 +120,33 @@ def test_seat_view_advice_over_rpc_python_and_cli_agree(stub, defence):
     assert api["p_make_used"] == "playout"
 
 
+def test_a_screened_playout_over_rpc_python_and_cli_agree(stub):
+    """The double-dummy screen: of fours, sevens and sixes (the request's, unset screen:
+    the default 3) or two of them (screen 2), the others named as screened."""
+    from solver.hidden.seat_view_bidding import bid_advice
+    asked = [bid_pb.BidDeclaration(declaration=DECLARATIONS[d]) for d in ("fours", "sevens",
+                                                                         "sixes")]
+    answer = stub.BidAdvice(request(search="playout", inner_deals=1, deals=2, screen=2,
+                                    declarations=asked), timeout=TIMEOUT).advice
+    api = bid_advice(HAND, "W", deals=2, seed=21, declarations=["fours", "sevens", "sixes"],
+                     search="playout", inner_deals=1, screen=2,
+                     auction=[{"seat": "S", "bid": 30}, {"seat": "W", "bid": "pass"}]).to_json()
+    cli_json = cli_advice("--deals", "2", "--seed", "21", "--declarations",
+                          "fours,sevens,sixes", "--auction", "30,pass", "--search", "playout",
+                          "--inner-deals", "1", "--screen", "2")
+    api.pop("seconds"), api.pop("nodes")
+    assert advice_json(answer) == api == cli_json
+    assert len(api["declarations"]) == 2 and len(api["screened"]) == 1
+    assert {d["declaration"] for d in api["declarations"]} | set(api["screened"]) == \
+        {"fours", "sevens", "sixes"}
+    every = stub.BidAdvice(request(search="playout", inner_deals=1, deals=2,
+                                   declarations=asked), timeout=TIMEOUT).advice
+    assert len(every.declarations) == 3 and not every.screened
+
+
 @pytest.mark.parametrize("fields, path, code", [
     ({"search": "psychic"}, "search", "INVALID_VALUE"),
+    ({"screen": 2}, "screen", "INVALID_OPTION"),
     ({"search": "playout", "fixed_lead": True}, "fixed_lead", "INVALID_OPTION"),
     ({"search": "playout", "defence": "lucky"}, "defence", "INVALID_VALUE"),
     ({"inner_deals": 2}, "inner_deals", "INVALID_OPTION"),

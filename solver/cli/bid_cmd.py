@@ -62,6 +62,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--inner-deals", type=int,
                    help="with --search playout: deals each player draws per decision "
                         "(default 3)")
+    p.add_argument("--screen", type=int,
+                   help="with --search playout: play out only the declarations double dummy "
+                        "ranks first, this many (default 3; 0: every declaration)")
     p.add_argument("--defence", choices=("seat-view", "rule"),
                    help="with --search playout: who defends, seat-view players (default) or "
                         "the rule bot")
@@ -101,7 +104,8 @@ def option_values(args: argparse.Namespace) -> dict[str, Any]:
              "deals": args.deals, "seed": args.seed, "threshold": args.threshold,
              "adaptive": args.adaptive, "calibrated": args.calibrated,
              "inference": args.inference, "fixed_lead": args.fixed_lead,
-             "search": args.search, "inner_deals": args.inner_deals, "defence": args.defence}
+             "search": args.search, "inner_deals": args.inner_deals, "defence": args.defence,
+             "screen": args.screen}
     return {k: v for k, v in given.items() if v is not None}
 
 
@@ -138,6 +142,9 @@ def format_advice(advice: BidAdvice) -> str:
             f"the {advice.defence} bot"
         lines.append(f"Every deal played out by players who see only their own tiles "
                      f"({advice.inner_deals} deals a decision); defended by {defenders}")
+        if advice.screened:
+            lines.append(f"Played out: the {len(advice.declarations)} declarations double "
+                         f"dummy ranks first; not played out: {', '.join(advice.screened)}")
     lines.append("")
     cal = advice.calibration
     if cal is not None:

@@ -300,6 +300,9 @@ class BidAdvice:
         inner_deals: A playout's deals per decision of each player; 0 for double dummy.
         defence: Whom a playout's P(make) is against (``seat-view``, ``rule``); None
             for double dummy.
+        screened: A playout's declarations that double dummy ranked below those played
+            out, in its order (not in ``declarations``); empty when every declaration
+            was played out, and for double dummy.
 
     >>> from solver import advise
     >>> hand = ["6-6", "6-5", "6-4", "6-3", "6-2", "5-5", "4-4"]
@@ -337,6 +340,8 @@ class BidAdvice:
     inner_deals: int = 0
     #: whom a playout's P(make) is against (None: double dummy)
     defence: str | None = None
+    #: declarations a playout's double-dummy screen left out, double dummy's order
+    screened: list[str] = field(default_factory=list)
 
     @property
     def p_make_used(self) -> str:
@@ -368,7 +373,8 @@ class BidAdvice:
         if self.fixed_lead:
             out["fixed_lead"] = True
         if self.search != "double-dummy":
-            out.update(search=self.search, inner_deals=self.inner_deals, defence=self.defence)
+            out.update(search=self.search, inner_deals=self.inner_deals, defence=self.defence,
+                       screened=list(self.screened))
         return out
 
 
