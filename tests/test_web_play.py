@@ -214,6 +214,9 @@ def check_advice(t: Table, fixed_lead: bool = False, playout: bool = False) -> N
     assert ("one opening lead" in page.inner_text("#advice-note")) == fixed_lead
     assert ("played out by players who see only their own tiles"
             in page.inner_text("#advice-note")) == playout
+    if playout:  # every declaration is on offer, so the default screen leaves some out
+        assert a.screened and page.inner_text("#advice-screened") == \
+            f"not played out: {', '.join(a.screened)}"
     rec = a.recommendation
     shown = page.inner_text("#advice-recommendation")
     if rec.bid is None or rec.declaration is None:
