@@ -17,8 +17,9 @@ import pytest
 
 from solver.game.game_record import read_game
 from solver.hidden.stats import wilson_interval
-from solver.play.game_arena import (GameArenaRun, complete_games, contract_kind,
-                                    format_game_stats, run_game_arena, summarize_games)
+from solver.play.game_arena import (GameArenaRun, complete_games, contract_kind, deal_leads,
+                                    finished_games, format_game_stats, game_gap_share,
+                                    run_game_arena, summarize_games)
 from solver.play.game_play import play_game
 
 TIMEOUT = 300
@@ -147,6 +148,36 @@ def test_cheat_declares_and_wins_more_than_rule():
                         "rule")
     assert s.bots["A"].tables_won == 4 and s.bots["A"].by_kind
     assert all(k.made == k.declared for k in s.bots["A"].by_kind.values())
+
+
+def test_the_gap_share_pairs_three_runs_by_deal():
+    """rule's share of the random-to-cheat gap against random: rule against rule closes 0
+    of it, cheat all of it, and rule by itself what its leads say, on the deals common to
+    the three runs (none with another seed)."""
+    runs = {bot: run_game_arena(GameArenaRun(bot, "random", seed=2), 2)
+            for bot in ("rule", "cheat", "random")}
+    leads = {bot: deal_leads(finished_games(r)) for bot, r in runs.items()}
+    share = game_gap_share(runs["rule"], runs["random"], runs["cheat"])
+    common = set(leads["rule"]) & set(leads["cheat"]) & set(leads["random"])
+    assert share.pairs == len(common) >= 4
+    x = [leads["rule"][k] - leads["random"][k] for k in sorted(common)]
+    y = [leads["cheat"][k] - leads["random"][k] for k in sorted(common)]
+    assert share.bot_lead == pytest.approx(sum(x) / len(x))
+    assert share.closed == pytest.approx(sum(x) / sum(y)) and share.low < share.closed < share.high
+    assert 0 < share.closed < 1 and share.bound_lead > share.bot_lead > 0
+    assert game_gap_share(runs["random"], runs["random"], runs["cheat"]).closed == 0
+    assert game_gap_share(runs["cheat"], runs["random"], runs["cheat"]).closed == 1
+    # None: the opponent itself, 0 over itself on every deal of the bounds' runs.
+    base = game_gap_share(None, runs["rule"], runs["cheat"])
+    both = set(leads["rule"]) & set(leads["cheat"])
+    assert base.pairs == len(both) and base.bot_lead == pytest.approx(
+        -sum(leads["rule"][k] for k in both) / len(both))
+    # A random-against-random run leads by 0 on average only by luck; its own deals are
+    # paired at both tables, so the summary's difference is the mean of its leads.
+    assert summarize_games(runs["random"], "random", "random").difference.mean == \
+        pytest.approx(sum(leads["random"].values()) / len(leads["random"]))
+    other = run_game_arena(GameArenaRun("rule", "random", seed=5), 1)
+    assert game_gap_share(other, runs["random"], runs["cheat"]).pairs == 0
 
 
 def test_four_player_moon_and_house_rules():

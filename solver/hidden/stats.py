@@ -108,6 +108,31 @@ def weighted_mean_estimate(weight: float, total: float, total_sq: float, ess: fl
     return MeanEstimate(n, mean, sd, se, mean - half, mean + half)
 
 
+def ratio_of_means(x: Sequence[float], y: Sequence[float], z: float = Z95
+                   ) -> tuple[float, float, float]:
+    """``mean(x) / mean(y)`` of paired samples (``x[i]`` and ``y[i]`` measured on one
+    unit) and its 95% interval by the delta method, which counts their covariance:
+    (ratio, low, high); NaNs with fewer than two pairs or a zero ``mean(y)``.
+
+    >>> r, low, high = ratio_of_means([1.0, 2.0, 3.0], [2.0, 4.0, 6.0])
+    >>> r, round(high - low, 12)
+    (0.5, 0.0)
+    """
+    n = len(x)
+    if n != len(y):
+        raise ValueError("x and y must be paired")
+    mx = sum(x) / n if n else math.nan
+    my = sum(y) / n if n else math.nan
+    if n < 2 or not my:
+        return math.nan, math.nan, math.nan
+    r = mx / my
+    vx = sum((v - mx) ** 2 for v in x) / (n - 1)
+    vy = sum((v - my) ** 2 for v in y) / (n - 1)
+    cxy = sum((u - mx) * (v - my) for u, v in zip(x, y)) / (n - 1)
+    half = z * math.sqrt(max(0.0, (vx - 2 * r * cxy + r * r * vy) / (n * my * my)))
+    return r, r - half, r + half
+
+
 def mean_of(values: Sequence[float]) -> MeanEstimate:
     """`mean_estimate` of a list of values."""
     return mean_estimate(len(values), float(sum(values)), float(sum(v * v for v in values)))

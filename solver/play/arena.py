@@ -43,7 +43,7 @@ from ..game.jsondoc import json_object
 from ..game.position import SEATS, Position
 from ..game.rules import PIP_NAMES
 from ..hidden.hint import default_threads
-from ..hidden.stats import McNemar, MeanEstimate, mcnemar, mean_of, wilson_interval
+from ..hidden.stats import McNemar, MeanEstimate, mcnemar, mean_of, ratio_of_means, wilson_interval
 from .bots import BOT_NAMES, Bot, bots_for_seats, seat_bots, seat_view
 from .processes import ProcessPool
 from .program_bot import ProgramSpec, check_seating, check_time_limit, command_spec
@@ -536,6 +536,16 @@ class GapShare:
     bot_lead: float         # mean(d_bot): the bot's lead over the baseline, points per pair
     bound_lead: float       # mean(d_bound)
 
+    @classmethod
+    def of(cls, x: Sequence[float], y: Sequence[float]) -> "GapShare":
+        """From the paired leads: ``x[i]`` the bot's over the baseline, ``y[i]`` the
+        bound's, on the same unit ``i``."""
+        n = len(x)
+        if n < 2:
+            return cls(n, math.nan, math.nan, math.nan, math.nan, math.nan)
+        r, low, high = ratio_of_means(x, y)
+        return cls(n, r, low, high, sum(x) / n, sum(y) / n)
+
     def to_json(self) -> dict:
         """The share's fields as JSON."""
         return asdict(self)
@@ -554,17 +564,7 @@ def gap_share(bot_vs_base: Sequence[HandRecord], bound_vs_base: Sequence[HandRec
     common = sorted(set(p1) & set(p2))
     x = [p1[i][bot].points - p1[i][base].points for i in common]
     y = [p2[i][bound].points - p2[i][base].points for i in common]
-    n = len(common)
-    if n < 2:
-        return GapShare(n, math.nan, math.nan, math.nan, math.nan, math.nan)
-    mx, my = sum(x) / n, sum(y) / n
-    r = mx / my if my else math.nan
-    vx = sum((v - mx) ** 2 for v in x) / (n - 1)
-    vy = sum((v - my) ** 2 for v in y) / (n - 1)
-    cxy = sum((u - mx) * (v - my) for u, v in zip(x, y)) / (n - 1)
-    var_r = (vx - 2 * r * cxy + r * r * vy) / (n * my * my) if my else math.nan
-    half = 1.959963984540054 * math.sqrt(max(0.0, var_r)) if my else math.nan
-    return GapShare(n, r, r - half, r + half, mx, my)
+    return GapShare.of(x, y)
 
 
 def records_from_json(rows: Iterable[dict[str, Any]]) -> list[HandRecord]:

@@ -40,7 +40,7 @@ from ..game.game_record import GameRecord, read_game
 from ..game.jsondoc import check_keys, json_object
 from ..game.rules import PIP_NAMES
 from ..hidden.stats import MeanEstimate, mean_of, wilson_interval
-from .arena import MAX_HINT_DEALS, MAX_SEED, MAX_WORKERS, check_count, worker_count
+from .arena import MAX_HINT_DEALS, MAX_SEED, MAX_WORKERS, GapShare, check_count, worker_count
 from .bot_protocol import ALL_DECLARATIONS
 from .bots import GAME_BOT_NAMES, SEAT_VIEW_ABLATIONS, SEAT_VIEW_CALLS, seat_bots
 from .game_play import play_game
@@ -510,6 +510,60 @@ def _net(awarded: Mapping[str, int], mine: str, theirs: str) -> int:
     return awarded.get(mine, 0) - awarded.get(theirs, 0)
 
 
+def finished_games(records: Iterable[Mapping[str, Any]]) -> dict[int, list[GameRecord]]:
+    """game index -> its two tables (`GameRecord`), for the duplicate games of ``records``
+    whose tables were both played to their end (an unfinished table has no winner)."""
+    games = {}
+    for index, pair in complete_games(records).items():
+        played = [read_game(r) for r in pair]
+        if all(g.is_over for g in played):
+            games[index] = played
+    return games
+
+
+#: A deal of a run: (game index, hand index, the deal's tiles by seat).
+DealKey = tuple[int, int, tuple[tuple[int, ...], ...]]
+
+
+def deal_leads(games: Mapping[int, list[GameRecord]]) -> dict[DealKey, float]:
+    """A's lead per hand on each deal dealt at both tables of its game, for the ``games``
+    of a run (`finished_games`; A sits NS at table 0, EW at table 1): the mean of A's net marks at the two tables,
+    so the luck of the deal cancels. Keyed by the deal itself too, so that runs of other
+    bots on the same seed pair up by deal (`game_gap_share`)."""
+    leads = {}
+    for index, played in games.items():
+        for k in range(min(len(played[0].hands), len(played[1].hands))):
+            deal = played[0].hands[k].deal_ids
+            key = (index, k, tuple(tuple(deal[s]) for s in sorted(deal)))
+            leads[key] = (_net(played[0].hands[k].awarded, "NS", "EW")
+                          + _net(played[1].hands[k].awarded, "EW", "NS")) / 2
+    return leads
+
+
+def game_gap_share(bot_vs_base: Iterable[Mapping[str, Any]] | None,
+                   low_vs_base: Iterable[Mapping[str, Any]],
+                   high_vs_base: Iterable[Mapping[str, Any]]) -> GapShare:
+    """The share of the gap between a weaker bot (``low``) and a stronger one (``high``)
+    that a bot closes, from the records of game-arena runs against one opponent
+    (``base``) on the same seed, each with its bot first (A): ``bot_vs_base`` (None: the
+    bot is ``base`` itself, whose lead over itself is 0 on every deal), ``low_vs_base``
+    and ``high_vs_base``. On the deals dealt at both tables in every run,
+    ``mean(bot - low) / mean(high - low)`` of the leads per hand over ``base``
+    (`deal_leads`), with a 95% interval by the delta method on the deals (deals of one
+    game are taken as independent, as the arena's paired difference takes them).
+
+    Returns:
+        The `solver.play.arena.GapShare`: ``pairs`` the deals common to the runs,
+        ``bot_lead`` mean(bot - low), ``bound_lead`` mean(high - low), marks a hand.
+    """
+    low, high = (deal_leads(finished_games(run)) for run in (low_vs_base, high_vs_base))
+    bot = None if bot_vs_base is None else deal_leads(finished_games(bot_vs_base))
+    common = sorted(set(low) & set(high) & (set(low) if bot is None else set(bot)))
+    x = [(0.0 if bot is None else bot[k]) - low[k] for k in common]
+    y = [high[k] - low[k] for k in common]
+    return GapShare.of(x, y)
+
+
 def summarize_games(records: Iterable[Mapping[str, Any]], a: str, b: str) -> GameArenaStats:
     """Statistics of a run from its records (complete duplicate games only).
 
@@ -529,19 +583,14 @@ def summarize_games(records: Iterable[Mapping[str, Any]], a: str, b: str) -> Gam
     >>> stats.games, stats.bots["A"].tables_won, stats.unit
     (1, 2, 'marks')
     """
-    games = {}
-    for index, pair in complete_games(records).items():
-        played = [read_game(r) for r in pair]
-        if all(g.is_over for g in played):   # an unfinished table has no winner to count
-            games[index] = played
+    games = finished_games(records)
     roles = {"A": a, "B": b}
     tables_won = {"A": 0, "B": 0}
     won_both = {"A": 0, "B": 0}
     scored = {"A": 0, "B": 0}
     declared = {"A": 0, "B": 0}
     kinds: dict[str, dict[str, list[int]]] = {"A": {}, "B": {}}
-    hands = thrown = contracts = split = paired = 0
-    diffs: list[float] = []
+    hands = thrown = contracts = split = 0
     unit = "marks"
     for played in games.values():
         unit = "marks" if played[0].rules.in_marks else "points"
@@ -575,10 +624,8 @@ def summarize_games(records: Iterable[Mapping[str, Any]], a: str, b: str) -> Gam
             won_both[winners[0]] += 1
         else:
             split += 1
-        for k in range(min(len(played[0].hands), len(played[1].hands))):
-            paired += 1
-            diffs.append((_net(played[0].hands[k].awarded, "NS", "EW")
-                          + _net(played[1].hands[k].awarded, "EW", "NS")) / 2)
+    diffs = list(deal_leads(games).values())
+    paired = len(diffs)
     est = mean_of(diffs)
     z = est.mean / est.se if est.se and est.se > 0 else (0.0 if est.mean == 0 else math.inf)
     bots = {}
@@ -646,6 +693,6 @@ def _rate(rate: float | None, ci: Sequence[float] | None) -> str:
 
 
 __all__ = ["ARENA_BOTS", "ArenaRecords", "GAME_FIELDS", "GameArenaRun", "GameArenaStats",
-           "check_game_run", "complete_games", "contract_kind", "format_game_stats",
-           "game_from_json", "play_duplicate_game",
+           "check_game_run", "complete_games", "contract_kind", "deal_leads", "finished_games",
+           "format_game_stats", "game_from_json", "game_gap_share", "play_duplicate_game",
            "play_table", "read_arena_records", "run_game_arena", "summarize_games"]
