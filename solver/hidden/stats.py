@@ -111,8 +111,9 @@ def weighted_mean_estimate(weight: float, total: float, total_sq: float, ess: fl
 def ratio_of_means(x: Sequence[float], y: Sequence[float], z: float = Z95
                    ) -> tuple[float, float, float]:
     """``mean(x) / mean(y)`` of paired samples (``x[i]`` and ``y[i]`` measured on one
-    unit) and its 95% interval by the delta method, which counts their covariance:
-    (ratio, low, high); NaNs with fewer than two pairs or a zero ``mean(y)``.
+    unit) and its interval by the delta method, which counts their covariance:
+    (ratio, low, high), ``z`` standard errors either side (95% by default); NaNs with
+    fewer than two pairs or a zero ``mean(y)``.
 
     >>> r, low, high = ratio_of_means([1.0, 2.0, 3.0], [2.0, 4.0, 6.0])
     >>> r, round(high - low, 12)
