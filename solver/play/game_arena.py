@@ -527,9 +527,9 @@ DealKey = tuple[int, int, tuple[tuple[int, ...], ...]]
 
 def deal_leads(games: Mapping[int, list[GameRecord]]) -> dict[DealKey, float]:
     """A's lead per hand on each deal dealt at both tables of its game, for the ``games``
-    of a run (`finished_games`; A sits NS at table 0, EW at table 1): the mean of A's net marks at the two tables,
-    so the luck of the deal cancels. Keyed by the deal itself too, so that runs of other
-    bots on the same seed pair up by deal (`game_gap_share`)."""
+    of a run (`finished_games`; A sits NS at table 0, EW at table 1): the mean of A's net
+    marks at the two tables, so the luck of the deal cancels. Keyed by the deal itself
+    too, so that runs of other bots on the same seed pair up by deal (`game_gap_share`)."""
     leads = {}
     for index, played in games.items():
         for k in range(min(len(played[0].hands), len(played[1].hands))):
@@ -557,10 +557,14 @@ def game_gap_share(bot_vs_base: Iterable[Mapping[str, Any]] | None,
         ``bot_lead`` mean(bot - low), ``bound_lead`` mean(high - low), marks a hand.
     """
     low, high = (deal_leads(finished_games(run)) for run in (low_vs_base, high_vs_base))
-    bot = None if bot_vs_base is None else deal_leads(finished_games(bot_vs_base))
-    common = sorted(set(low) & set(high) & (set(low) if bot is None else set(bot)))
-    x = [(0.0 if bot is None else bot[k]) - low[k] for k in common]
-    y = [high[k] - low[k] for k in common]
+    common = set(low) & set(high)
+    bot: dict[DealKey, float] = {}
+    if bot_vs_base is not None:
+        bot = deal_leads(finished_games(bot_vs_base))
+        common &= set(bot)
+    deals = sorted(common)
+    x = [bot.get(k, 0.0) - low[k] for k in deals]
+    y = [high[k] - low[k] for k in deals]
     return GapShare.of(x, y)
 
 
