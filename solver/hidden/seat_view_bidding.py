@@ -260,4 +260,5 @@ def play_out(p: Position, inner_deals: int, rng: random.Random,
     return (p.points >= threshold if at_least else p.points < threshold), nodes
 
 
-__all__ = ["DEFAULT_DEALS", "DEFAULT_SCREEN", "DEFENCES", "SCREEN_DEALS", "bid_advice", "play_out", "seat_view_advise"]
+__all__ = ["DEFAULT_DEALS", "DEFAULT_SCREEN", "DEFENCES", "SCREEN_DEALS", "bid_advice", "play_out",
+           "seat_view_advise"]
