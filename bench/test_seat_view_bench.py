@@ -78,8 +78,7 @@ def _e_marks(advice, declaration, bid) -> float:
     """E[marks] of ``bid`` in ``declaration`` by ``advice`` (0 for a pass)."""
     if declaration is None or bid is None:
         return 0.0
-    chance = advice.declaration(declaration).chance(bid)
-    return chance.marks * (2 * chance.p_make - 1)
+    return advice.declaration(declaration).chance(bid).e_marks
 
 
 def test_seat_view_bid_advice(benchmark):
