@@ -157,6 +157,11 @@ class SolverPool:
 def _held(fn: Callable[[], T], hold_file: Path, token: CancelToken) -> Callable[[], T]:
     """``fn``, first waiting while ``hold_file`` exists and ``token`` has not stopped (tests)."""
     def job() -> T:
+        if hold_file.exists():
+            # A line per job that found the hold on: a test can wait until a job is held,
+            # not merely running (`held_jobs`).
+            with open(f"{hold_file}.held", "a", encoding="utf-8") as marks:
+                marks.write("held\n")
         while hold_file.exists() and not token.cancelled and not (
                 token.deadline is not None and time.monotonic() >= token.deadline):
             time.sleep(0.005)

@@ -58,6 +58,12 @@ class Hold:
     def off(self) -> None:
         self.path.unlink(missing_ok=True)
 
+    @property
+    def held(self) -> int:
+        """Jobs that found the hold on (and so waited, until it was off or they stopped)."""
+        marks = Path(f"{self.path}.held")
+        return len(marks.read_text(encoding="utf-8").splitlines()) if marks.exists() else 0
+
     def __enter__(self) -> "Hold":
         self.on()
         return self

@@ -118,7 +118,8 @@ def test_a_client_that_hangs_up_on_a_batch_stops_every_lane(held_server):
     sock = open_call(server, "SolvePositions", batch)
     wait_for(lambda: jobs(server, "ok") >= 2, PATIENCE)  # the batch is under way
     hold.on()  # its next job waits
-    wait_for(lambda: busy_workers(server.metrics_port) == 1, PATIENCE)
+    # Held, not merely running: a job in flight when the hold came on may still finish OK.
+    wait_for(lambda: hold.held == 1 and busy_workers(server.metrics_port) == 1, PATIENCE)
     sock.close()
     wait_for(lambda: busy_workers(server.metrics_port) == 0 and
              [e for e in rpc_lines(server, "SolvePositions") if e["code"] == "CANCELLED"],
