@@ -115,11 +115,11 @@ class GameArenaRun:
         """Start each program bot and refuse one whose hello does not fit whole games
         (it plays only, or not this game, or not every declaration): `PositionError`
         naming ``a`` or ``b``."""
-        for field, bot in (("a", self.a), ("b", self.b)):
+        for side, bot in (("a", self.a), ("b", self.b)):
             spec = self.program_specs.get(bot)
             if spec is not None:
                 check_seating(spec, self.game, True, ALL_DECLARATIONS[self.game],
-                              "whole games", field)
+                              "whole games", side)
 
     def to_json(self) -> dict[str, Any]:
         """The run's part of each record's ``meta.arena`` (compared when resuming): with
