@@ -164,6 +164,27 @@ def test_a_bad_request_names_the_field(http_server, http_stub, name, request_mes
     assert field in error["message"]
 
 
+def test_seat_view_calls_bids_by_the_playout(http_server, http_stub):
+    """seat-view-calls answers a call and a declaration through gRPC and Connect as the
+    Python bot with the same seed, with the figures of seat-view bid advice (its 30 deals
+    played out, not the 12 of double dummy); three-player Moon calls by double dummy."""
+    from solver.play.bots import DEFAULT_PLAYOUT_DEALS
+    cuts = {rid: (n, data) for n, (rid, data) in enumerate(RECORDS)}
+    for rid, deals in (("game-2026-0-h0-0", DEFAULT_PLAYOUT_DEALS),
+                       ("game-2026-0-h0-2", DEFAULT_PLAYOUT_DEALS),
+                       ("game-2026-3-h0-0", ADVICE_DEALS)):
+        n, data = cuts[rid]
+        found = next_action_figures(read_game(data), _bot("seat-view-calls", 11 + n))
+        assert found["action"] in ("call", "declare") and found["figures"]["deals"] == deals
+        request = request_of(data, "seat-view-calls", 11 + n)
+        request.advice_deals, request.hint_deals = ADVICE_DEALS, HINT_DEALS
+        answer = http_stub.NextAction(request, timeout=TIMEOUT)
+        assert answer == next_action_to_proto(found), rid
+        assert answer.figures.deals == deals and 0 <= answer.figures.p_make <= 1
+        status, body = connect_json(http_server, "NextAction", request)
+        assert status == 200 and body == json_format.MessageToDict(answer), rid
+
+
 def _play_cuts() -> list[tuple[int, str, dict]]:
     return [(n, rid, data) for n, (rid, data) in enumerate(RECORDS)
             if read_game(data).next_action()["action"] == "play"

@@ -588,10 +588,11 @@ def test_the_page_offers_every_bot_that_plays_from_its_view():
     assert sorted(offered) == sorted(set(NEXT_ACTION_BOTS) - {"cheat", "hint"})
 
 
-@pytest.mark.parametrize("bot", ["advice-lead", "advice-both"])
+@pytest.mark.parametrize("bot", ["advice-lead", "advice-both", "seat-view-calls"])
 def test_advice_bots_and_advice_with_one_opening_lead(table, web_server, bot):
-    """The advice-lead and inference bots call through NextAction, and the person's bid
-    advice with one opening lead for every deal is `advise(..., fixed_lead=True)`'s."""
+    """The advice-lead, inference and seat-view-calls bots call through NextAction, and
+    the person's bid advice with one opening lead for every deal is
+    `advise(..., fixed_lead=True)`'s."""
     t = table(DESKTOP)
     t.open()
     page = t.page

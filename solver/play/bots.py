@@ -574,9 +574,12 @@ BOT_NAMES = ("random", "rule", "hint", "cheat")
 #: ``advice`` with inference (`solver.hidden.inference`): its deals weighed by the
 #: auction, the plays or both.
 INFERENCE_BOT_NAMES = ("advice-auction", "advice-plays", "advice-both")
+#: ``seat-view`` whose calls and declarations come from seat-view bid advice: the two
+#: declarations double dummy ranks first, played out (`SeatViewBot`'s ``playout_calls``).
+SEAT_VIEW_CALLS = "seat-view-calls"
 #: The bots of games (every one calls and plays).
-GAME_BOT_NAMES = ("random", "rule", "advice", "cheat") + INFERENCE_BOT_NAMES + ("advice-lead",
-                                                                              "seat-view")
+GAME_BOT_NAMES = ("random", "rule", "advice", "cheat") + INFERENCE_BOT_NAMES + (
+    "advice-lead", "seat-view", SEAT_VIEW_CALLS)
 #: Variants of ``seat-view`` for the arena's ablations at equal time: name -> (method,
 #: depth, share of ``hint_deals`` its plays search). ``seat-view`` (postponed, depth 1,
 #: 2/5 of the deals) is the yardstick; each share gives about its time per play
@@ -589,9 +592,6 @@ SEAT_VIEW_ABLATIONS: dict[str, tuple[str, int, float]] = {
     "seat-view-half": ("postponed", 1, 1 / 5),
     "seat-view-double": ("postponed", 1, 4 / 5),
 }
-#: ``seat-view`` whose calls and declarations come from seat-view bid advice: the two
-#: declarations double dummy ranks first, played out (`SeatViewBot`'s ``playout_calls``).
-SEAT_VIEW_CALLS = "seat-view-calls"
 
 
 def seat_seed(seed: int, seat: int) -> int:
@@ -693,7 +693,9 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
             with that inference), ``advice-lead`` (``advice`` bidding by bid advice
             with one opening lead for every deal, calibrated by the fixed-lead map),
             ``seat-view`` (``advice`` playing by a seat-view search,
-            `SeatViewBot`; its variants for ablations in `SEAT_VIEW_ABLATIONS`), or
+            `SeatViewBot`; its variants for ablations in `SEAT_VIEW_ABLATIONS`),
+            ``seat-view-calls`` (``seat-view`` calling and declaring by seat-view bid
+            advice), or
             ``cheat`` (sees every hand: double dummy); or a program bot's name
             (in ``programs``, or configured in this process).
         seed: Seeds the random bot's moves and the deals of the advice bots.

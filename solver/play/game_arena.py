@@ -42,7 +42,7 @@ from ..game.rules import PIP_NAMES
 from ..hidden.stats import MeanEstimate, mean_of, wilson_interval
 from .arena import MAX_HINT_DEALS, MAX_SEED, MAX_WORKERS, GapShare, check_count, worker_count
 from .bot_protocol import ALL_DECLARATIONS
-from .bots import GAME_BOT_NAMES, SEAT_VIEW_ABLATIONS, SEAT_VIEW_CALLS, seat_bots
+from .bots import GAME_BOT_NAMES, SEAT_VIEW_ABLATIONS, seat_bots
 from .game_play import play_game
 from .processes import ProcessPool
 from .program_bot import (COMMAND_PREFIX, DEFAULT_TIME_LIMIT, ProgramSpec, check_seating,
@@ -50,7 +50,7 @@ from .program_bot import (COMMAND_PREFIX, DEFAULT_TIME_LIMIT, ProgramSpec, check
 
 #: The bots of the game arena: every game bot, and ``hint`` (advice's calls, the full
 #: hint's play).
-ARENA_BOTS = GAME_BOT_NAMES + ("hint",) + tuple(SEAT_VIEW_ABLATIONS) + (SEAT_VIEW_CALLS,)
+ARENA_BOTS = GAME_BOT_NAMES + ("hint",) + tuple(SEAT_VIEW_ABLATIONS)
 #: Bounds of a run's arguments, checked before any game is played.
 MAX_GAMES = 100_000
 #: A game's deals and bots are seeded from the run's seed and the game's index.
@@ -64,7 +64,8 @@ class GameArenaRun:
     Attributes:
         a: The first bot's name (``random``, ``rule``, ``advice``, ``cheat``,
             ``advice-auction``, ``advice-plays``, ``advice-both``, ``advice-lead``,
-            ``hint``).
+            ``seat-view``, ``seat-view-calls``, ``hint``, or a variant of
+            ``seat-view`` for ablations).
         b: The second bot's name.
         seed: The run's seed; each game's deals and bots are seeded from it and
             the game's index (each seat's bot: and the seat).
