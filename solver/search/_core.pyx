@@ -424,7 +424,10 @@ cdef uint32_t boundary_key(Search* e) noexcept nogil:
         m &= s.hand[x]
         if m == 0:
             continue
-        others = held & ~s.hand[x]
+        # The other seats' tiles as swapped so far: each swap must keep the state it
+        # is made in equivalent, and that state holds the earlier seats' swaps (judged
+        # on the tiles really held, two seats' swaps could each pass and together not).
+        others = key & ~s.hand[x]
         live = 0xFFFF
         while m:
             a = __builtin_ctz(m)
