@@ -170,3 +170,33 @@ def test_the_ablation_variants_search_their_share_of_the_deals(name, method, dep
     found = bot.last_seat_view
     assert (bot.name, found.method, found.depth, found.deals) == (name, method, depth, deals)
     assert T.name_of(tile) == found.best_move
+
+
+
+@pytest.mark.parametrize("trump", ["fives", "nello", "follow-me"])
+def test_the_double_dummy_pick_is_the_best_scored_move(trump):
+    """The other seats' move in the postponed search (null-window tests around the
+    node's value) is the lowest of the moves a fresh `score_moves` ranks best, with its
+    value, at every node of a hand walked as the search walks it (one engine, the
+    value found carried down)."""
+    import random
+
+    from solver.hidden.seat_view import _World
+    rng = random.Random(trump)
+    tiles = list(T.NAMES)
+    rng.shuffle(tiles)
+    p = Position({"hands": {s: tiles[7 * i:7 * i + 7] for i, s in enumerate("NESW")},
+                  "plays": [], "contract": {"declarer": "E", "trump": trump,
+                                            "bid": 42 if trump == "nello" else 30}})
+    world = _World(p, None)
+    plays: list[int] = []
+    while not world.engine.finished:
+        here = p.with_plays(plays)
+        scored = dict(_World(here, None).engine.score_moves())
+        top = (max if here.maximizer[here.to_move_index] else min)(scored.values())
+        tile, value = world.double_dummy_pick()
+        assert (tile, value) == (min(t for t, v in scored.items() if v == top), top)
+        world.engine.play(tile)
+        world.known = value
+        plays.append(tile)
+    assert p.with_plays(plays).is_complete and world.value() == p.with_plays(plays).points

@@ -119,11 +119,22 @@ class _World:
         self.engine.set_state(list(p.remaining), p.leader, list(p.trick), p.points,
                               p.available, p.tricks_left)
 
-    def move_values(self) -> dict[int, int]:
-        return dict(self.engine.score_moves())
+        # The exact value of the current node when a pick already found it, else None.
+        self.known: int | None = None
 
     def value(self) -> int:
-        return self.engine.exact()
+        return self.engine.exact() if self.known is None else self.known
+
+    def double_dummy_pick(self) -> tuple[int, int]:
+        """The double-dummy move of the seat to move (ties: the lowest tile) and the value
+        after it. A best move keeps the node's value, so one null-window test per move
+        around that value finds them all: far cheaper than every move's exact value."""
+        value = self.value()
+        if self.position.maximizer[self.engine.to_move]:
+            best = [t for t, reached in self.engine.at_least_moves(value) if reached]
+        else:
+            best = [t for t, reached in self.engine.at_least_moves(value + 1) if not reached]
+        return min(best), value
 
 
 class _Rank:
@@ -158,31 +169,39 @@ def _postponed(worlds: list[_World], group: list[int], viewer: int, depth: int,
         best: tuple | None = None
         chosen: dict[int, int] = {}
         for tile in sorted(worlds[group[0]].engine.legal()):
-            for w in group:
-                worlds[w].engine.play(tile)
-            values = _postponed(worlds, group, viewer, depth - 1, rank)
-            for w in group:
-                worlds[w].engine.undo()
+            values = _after(worlds, group, tile, None,
+                            lambda: _postponed(worlds, group, viewer, depth - 1, rank))
             key = rank.key([values[w] for w in group])
             if best is None or key > best:
                 best, chosen = key, values
         return chosen
     # Another seat: its double-dummy move on each world; the worlds then part by it.
     by_move: dict[int, list[int]] = {}
+    value_after: dict[int, int] = {}
     for w in group:
-        values = worlds[w].move_values()
-        pick = max if worlds[w].position.maximizer[mover] else min
-        top = pick(values.values())
-        tile = min(t for t, v in values.items() if v == top)
+        tile, value_after[w] = worlds[w].double_dummy_pick()
         by_move.setdefault(tile, []).append(w)
     out: dict[int, int] = {}
     for tile, part in by_move.items():
-        for w in part:
-            worlds[w].engine.play(tile)
-        out.update(_postponed(worlds, part, viewer, depth, rank))
-        for w in part:
-            worlds[w].engine.undo()
+        out.update(_after(worlds, part, tile, value_after,
+                          lambda: _postponed(worlds, part, viewer, depth, rank)))
     return out
+
+
+def _after(worlds: list[_World], group: list[int], tile: int,
+           known: dict[int, int] | None, search: Callable[[], dict[int, int]]
+           ) -> dict[int, int]:
+    """``search()`` with ``tile`` played in every world of ``group`` (each world's value
+    after it from ``known`` when given), then taken back."""
+    saved = [worlds[w].known for w in group]
+    for w in group:
+        worlds[w].engine.play(tile)
+        worlds[w].known = None if known is None else known[w]
+    values = search()
+    for w, before in zip(group, saved):
+        worlds[w].engine.undo()
+        worlds[w].known = before
+    return values
 
 
 class SeatViewPlayer:
