@@ -17,6 +17,14 @@ from solver.search._core import Engine
 NELLO = {"declarer": "N", "trump": "nello", "bid": 42, "kind": "standard", "doubles": "low"}
 
 
+def nello(hands: str, plays: str = "") -> Position:
+    """N's nello, doubles low: ``hands`` the four hands N E S W, each seven tiles apart
+    by spaces, the hands apart by ``|``."""
+    return Position.from_json({"hands": {seat: hand.split() for seat, hand
+                                         in zip("NESW", hands.split("|"))},
+                               "contract": NELLO, "plays": plays.split()})
+
+
 def engine_at(p: Position, tt_bits: int = 14) -> Engine:
     e = Engine(p.rules, p.active_seats, p.maximizer, p.scorer, tt_bits)
     e.set_state(list(p.remaining), p.leader, list(p.trick), p.points, p.available,
@@ -37,12 +45,9 @@ def ids(*names: str) -> list[int]:
 
 
 def test_a_table_warmed_by_another_line_answers_as_plain_minimax():
-    p = Position.from_json({
-        "hands": {"N": ["6-3", "5-5", "5-2", "5-1", "4-1", "3-0", "1-0"],
-                  "E": ["6-4", "6-2", "4-2", "4-0", "3-1", "2-1", "2-0"],
-                  "S": ["6-6", "6-5", "6-0", "5-4", "4-4", "3-3", "0-0"],
-                  "W": ["6-1", "5-3", "5-0", "4-3", "3-2", "2-2", "1-1"]},
-        "contract": NELLO, "plays": ["1-0", "2-1", "1-1", "2-0", "3-2", "5-2"]})
+    p = nello("6-3 5-5 5-2 5-1 4-1 3-0 1-0 | 6-4 6-2 4-2 4-0 3-1 2-1 2-0 | "
+              "6-6 6-5 6-0 5-4 4-4 3-3 0-0 | 6-1 5-3 5-0 4-3 3-2 2-2 1-1",
+              "1-0 2-1 1-1 2-0 3-2 5-2")
     # One line leaves N holding 5-1 and W 5-0; the other N 5-5 and W 5-3. Each swap is
     # sound alone, but with N's 5-1 back in play W's 5-0 and 5-3 no longer are alike.
     warm = ids("3-0", "3-1", "4-3")
@@ -61,12 +66,8 @@ def test_a_table_warmed_by_another_line_answers_as_plain_minimax():
 
 
 def test_every_opening_lead_is_scored_as_its_own_search_finds_it():
-    p = Position.from_json({
-        "hands": {"N": ["6-3", "5-5", "5-2", "5-1", "4-1", "3-0", "1-0"],
-                  "E": ["6-2", "6-1", "5-3", "5-0", "4-3", "3-2", "2-1"],
-                  "S": ["6-6", "6-0", "4-4", "3-3", "2-2", "1-1", "0-0"],
-                  "W": ["6-5", "6-4", "5-4", "4-2", "4-0", "3-1", "2-0"]},
-        "contract": NELLO, "plays": []})
+    p = nello("6-3 5-5 5-2 5-1 4-1 3-0 1-0 | 6-2 6-1 5-3 5-0 4-3 3-2 2-1 | "
+              "6-6 6-0 4-4 3-3 2-2 1-1 0-0 | 6-5 6-4 5-4 4-2 4-0 3-1 2-0")
     scored = dict(engine_at(p, 18).score_moves())
     alone = {t: engine_at(p.with_plays([t]), 18).exact() for t in p.legal_ids()}
     assert scored == alone

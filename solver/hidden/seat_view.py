@@ -328,12 +328,8 @@ def seat_view_values(view: ViewLike, *, method: str = "postponed", deals: int = 
         worlds = [_World(p, token) for p in positions]
         group = list(range(len(worlds)))
         for i, tile in enumerate(legal):
-            for w in worlds:
-                w.engine.play(tile)
-            found = _postponed(worlds, group, viewer, depth, rank) if depth else \
-                {j: worlds[j].value() for j in group}
-            for w in worlds:
-                w.engine.undo()
+            found = _after(worlds, group, tile, None,
+                           lambda: _postponed(worlds, group, viewer, depth, rank))
             values[tile] = [found[j] for j in group]
             if progress is not None:
                 progress(i + 1, len(legal))
