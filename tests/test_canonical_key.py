@@ -40,18 +40,14 @@ def minimax(p: Position) -> int:
     return max(values) if p.maximizer[p.to_move_index] else min(values)
 
 
-def ids(*names: str) -> list[int]:
-    return [T.parse_tile(n, "tile") for n in names]
-
-
 def test_a_table_warmed_by_another_line_answers_as_plain_minimax():
     p = nello("6-3 5-5 5-2 5-1 4-1 3-0 1-0 | 6-4 6-2 4-2 4-0 3-1 2-1 2-0 | "
               "6-6 6-5 6-0 5-4 4-4 3-3 0-0 | 6-1 5-3 5-0 4-3 3-2 2-2 1-1",
               "1-0 2-1 1-1 2-0 3-2 5-2")
     # One line leaves N holding 5-1 and W 5-0; the other N 5-5 and W 5-3. Each swap is
     # sound alone, but with N's 5-1 back in play W's 5-0 and 5-3 no longer are alike.
-    warm = ids("3-0", "3-1", "4-3")
-    asked = ids("5-1", "3-1", "5-0", "3-0", "4-0", "4-3")
+    warm = T.parse_tiles(["3-0", "3-1", "4-3"], "warm")
+    asked = T.parse_tiles(["5-1", "3-1", "5-0", "3-0", "4-0", "4-3"], "asked")
     e = engine_at(p)
     for t in warm:
         e.play(t)

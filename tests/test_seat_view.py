@@ -172,7 +172,6 @@ def test_the_ablation_variants_search_their_share_of_the_deals(name, method, dep
     assert T.name_of(tile) == found.best_move
 
 
-
 @pytest.mark.parametrize("trump", ["fives", "nello", "follow-me"])
 def test_the_double_dummy_pick_is_the_best_scored_move(trump):
     """The other seats' move in the postponed search (null-window tests around the
