@@ -207,7 +207,8 @@ class _Program:
             raise BotError(spec.name, f"cannot start {quoted(' '.join(spec.command))}: "
                            f"{reason}") from None
         threading.Thread(target=self._read_out, daemon=True).start()
-        threading.Thread(target=self._read_err, daemon=True).start()
+        self._err_reader = threading.Thread(target=self._read_err, daemon=True)
+        self._err_reader.start()
         try:
             self._send(P.engine_hello())
             line = self._line(time.monotonic() + max(START_LIMIT, spec.time_limit), None)
@@ -294,6 +295,9 @@ class _Program:
                 f"killed by {signal.Signals(-status).name}"
         except (subprocess.TimeoutExpired, ValueError):
             how = "its output closed"
+        # The reader may not have taken the process's last lines yet when it ends: wait
+        # for it to reach the end of the pipe (a grandchild holding it open: the grace).
+        self._err_reader.join(EXIT_GRACE)
         last = list(self._stderr)
         return how, f"its last line on stderr: {quoted(last[-1])}" if last else ""
 
