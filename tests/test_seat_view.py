@@ -154,13 +154,15 @@ def test_the_seat_view_bot_plays_the_searchs_best_move():
     assert T.name_of(tile) == found.best_move and T.name_of(tile) in v.legal_tiles()
 
 
-@pytest.mark.parametrize("name, method, depth, deals", [
-    ("seat-view-d0", "postponed", 0, 30), ("seat-view-d2", "postponed", 2, 7),
-    ("seat-view-playout", "playout", 0, 1), ("seat-view-half", "postponed", 1, 4),
-    ("seat-view-double", "postponed", 1, 16)])
-def test_the_ablation_variants_search_their_share_of_the_deals(name, method, depth, deals):
+@pytest.mark.parametrize("name, method, depth, deals, playout_calls", [
+    ("seat-view-d0", "postponed", 0, 30, 0), ("seat-view-d2", "postponed", 2, 7, 0),
+    ("seat-view-playout", "playout", 0, 1, 0), ("seat-view-half", "postponed", 1, 4, 0),
+    ("seat-view-double", "postponed", 1, 16, 0),
+    ("seat-view-calls-d0", "postponed", 0, 20, 2)])
+def test_the_ablation_variants_search_their_share_of_the_deals(name, method, depth, deals,
+                                                                playout_calls):
     """Each variant of the arena's ablations plays its search's best move on its share of
-    hint_deals (20 here), and the arena knows it by name."""
+    hint_deals (20 here), calls as it is named to, and the arena knows it by name."""
     from solver.play.bots import make_bot
     from solver.play.game_arena import ARENA_BOTS
     assert name in ARENA_BOTS
@@ -170,6 +172,7 @@ def test_the_ablation_variants_search_their_share_of_the_deals(name, method, dep
     found = bot.last_seat_view
     assert (bot.name, found.method, found.depth, found.deals) == (name, method, depth, deals)
     assert T.name_of(tile) == found.best_move
+    assert bot.playout_calls == playout_calls
 
 
 @pytest.mark.parametrize("trump", ["fives", "nello", "follow-me"])

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, Union
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Protocol, Sequence, Union
 
 from ..game import tiles as T
 from ..game.call_view import CallView, Declaration
@@ -580,19 +580,37 @@ SEAT_VIEW_CALLS = "seat-view-calls"
 #: The bots of games (every one calls and plays).
 GAME_BOT_NAMES = ("random", "rule", "advice", "cheat") + INFERENCE_BOT_NAMES + (
     "advice-lead", "seat-view", SEAT_VIEW_CALLS)
-#: Variants of ``seat-view`` for the arena's ablations at equal time: name -> (method,
-#: depth, share of ``hint_deals`` its plays search). ``seat-view`` (postponed, depth 1,
-#: 2/5 of the deals) is the yardstick; each share gives about its time per play
-#: (bench/test_seat_view_bench.py: at the lead a deal costs the hint 3.3 ms, depth 1
-#: 6.6 ms, depth 2 7.7 ms, a playout 77 ms over every legal move). ``seat-view-d0``'s
-#: share was set, and its run measured, when depth 1 cost 12.4 ms a deal: it now
-#: searches about twice as long as ``seat-view`` at the lead, as long at trick 3.
-SEAT_VIEW_ABLATIONS: dict[str, tuple[str, int, float]] = {
-    "seat-view-d0": ("postponed", 0, 3 / 2),
-    "seat-view-d2": ("postponed", 2, 1 / 3),
-    "seat-view-playout": ("playout", 0, 3 / 100),
-    "seat-view-half": ("postponed", 1, 1 / 5),
-    "seat-view-double": ("postponed", 1, 4 / 5),
+class Ablation(NamedTuple):
+    """A variant of ``seat-view`` for the arena's ablations (`SEAT_VIEW_ABLATIONS`).
+
+    Attributes:
+        method: Its plays' search, ``postponed`` or ``playout``.
+        depth: The postponed reasoning's depth (0: the double-dummy hint's values).
+        share: The share of ``hint_deals`` its plays search.
+        playout_calls: `SeatViewBot`'s ``playout_calls`` (0: double-dummy calls).
+    """
+
+    method: str
+    depth: int
+    share: float
+    playout_calls: int = 0
+
+
+#: Variants of ``seat-view`` for the arena's ablations at equal time: name -> `Ablation`.
+#: ``seat-view`` (postponed, depth 1, 2/5 of the deals) is the yardstick; each share gives
+#: about its time per play (bench/test_seat_view_bench.py: at the lead a deal costs the
+#: hint 3.3 ms, depth 1 6.6 ms, depth 2 7.7 ms, a playout 77 ms over every legal move).
+#: ``seat-view-d0``'s share was set, and its run measured, when depth 1 cost 12.4 ms a
+#: deal: it now searches about twice as long as ``seat-view`` at the lead, as long at
+#: trick 3. ``seat-view-calls-d0`` is the calls alone: ``seat-view-calls``'s calls and
+#: declarations with ``advice``'s plays (the double-dummy hint on all of ``hint_deals``).
+SEAT_VIEW_ABLATIONS: dict[str, Ablation] = {
+    "seat-view-d0": Ablation("postponed", 0, 3 / 2),
+    "seat-view-d2": Ablation("postponed", 2, 1 / 3),
+    "seat-view-playout": Ablation("playout", 0, 3 / 100),
+    "seat-view-half": Ablation("postponed", 1, 1 / 5),
+    "seat-view-double": Ablation("postponed", 1, 4 / 5),
+    "seat-view-calls-d0": Ablation("postponed", 0, 1, playout_calls=2),
 }
 
 
@@ -752,9 +770,11 @@ def make_bot(name: str, seed: int = 0, hint_deals: int = 100, advice_deals: int 
         return SeatViewBot(advice_deals, seed, hint_deals=max(1, hint_deals * 2 // 5),
                            playout_calls=2, name=name, **options)
     if name in SEAT_VIEW_ABLATIONS:
-        method, depth, share = SEAT_VIEW_ABLATIONS[name]
-        return SeatViewBot(advice_deals, seed, hint_deals=max(1, round(hint_deals * share)),
-                           depth=depth, method=method, name=name, **options)
+        variant = SEAT_VIEW_ABLATIONS[name]
+        return SeatViewBot(advice_deals, seed,
+                           hint_deals=max(1, round(hint_deals * variant.share)),
+                           depth=variant.depth, method=variant.method,
+                           playout_calls=variant.playout_calls, name=name, **options)
     if name == "cheat":
         return CheatBot()
     names = BOT_NAMES + GAME_BOT_NAMES[3:]
