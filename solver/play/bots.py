@@ -603,7 +603,8 @@ class Ablation(NamedTuple):
 #: ``seat-view-d0``'s share was set, and its run measured, when depth 1 cost 12.4 ms a
 #: deal: it now searches about twice as long as ``seat-view`` at the lead, as long at
 #: trick 3. ``seat-view-calls-d0`` is the calls alone: ``seat-view-calls``'s calls and
-#: declarations with ``advice``'s plays (the double-dummy hint on all of ``hint_deals``).
+#: declarations, its plays by double dummy on ``advice``'s deals (depth 0, all of
+#: ``hint_deals``; ``advice`` plays its quick play on them, the same search).
 SEAT_VIEW_ABLATIONS: dict[str, Ablation] = {
     "seat-view-d0": Ablation("postponed", 0, 3 / 2),
     "seat-view-d2": Ablation("postponed", 2, 1 / 3),
