@@ -21,6 +21,12 @@ def random_deal(rng: random.Random, tiles: list[str] | None = None,
     return {seat: sorted(pool[7 * i:7 * i + 7], reverse=True) for i, seat in enumerate(seats)}
 
 
+def bid_hands(count: int, seed: int = 17) -> list[list[str]]:
+    """``count`` seeded seven-tile hands, as bid advice's benchmarks ask about them."""
+    rng = random.Random(seed)
+    return [rng.sample(NAMES, 7) for _ in range(count)]
+
+
 def deals_42(count: int = 100, seed: int = 42) -> list[dict]:
     """``count`` opening-lead positions; declaration i cycles through DECLARATIONS."""
     rng = random.Random(seed)

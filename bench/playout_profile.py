@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 import collections
-import random
 import time
 
 from solver.hidden import seat_view
 from solver.hidden.seat_view_bidding import seat_view_advise
+
+from deals import bid_hands
 
 
 def main() -> None:
@@ -35,9 +36,7 @@ def main() -> None:
             decisions[len(p.plays)] += 1
 
     seat_view.SeatViewPlayer.choose = timed
-    rng = random.Random(17)   # the hands of bench/test_seat_view_bench.py's bid advice
-    tiles = [f"{high}-{low}" for high in range(7) for low in range(high + 1)]
-    hands = [rng.sample(tiles, 7) for _ in range(args.hands)]
+    hands = bid_hands(args.hands)   # the first of bench/test_seat_view_bench.py's hands
     started = time.process_time()
     for i, hand in enumerate(hands):
         seat_view_advise(hand, "N", seed=i, threads=1)

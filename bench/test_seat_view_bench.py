@@ -25,6 +25,7 @@ from solver.hidden.hint import hint
 from solver.hidden.seat_view import seat_view_hint
 from solver.play.bots import DEFAULT_SEAT_VIEW_DEALS
 
+from deals import bid_hands
 from test_hint_bench import views_at
 
 VIEWS = 30
@@ -90,14 +91,10 @@ def test_seat_view_bid_advice(benchmark):
     The screen's price: on how many hands its recommendation is the full playout's, and
     the E[marks] (valued by the full playout, which has the kept declarations' figures
     exactly) it gives up."""
-    import random
-
     from solver.hidden.bidding import advise
     from solver.hidden.seat_view_bidding import DEFAULT_SCREEN, seat_view_advise
 
-    rng = random.Random(17)
-    tiles = [f"{h}-{low}" for h in range(7) for low in range(h + 1)]
-    hands = [rng.sample(tiles, 7) for _ in range(ADVICE_HANDS)]
+    hands = bid_hands(ADVICE_HANDS)
 
     answers: dict[str, list] = {"every": [], "screened": []}
     asks = {
