@@ -38,10 +38,11 @@ def main() -> None:
     seat_view.SeatViewPlayer.choose = timed
     hands = bid_hands(args.hands)   # the first of bench/test_seat_view_bench.py's hands
     started = time.process_time()
-    for i, hand in enumerate(hands):
-        seat_view_advise(hand, "N", seed=i, threads=1)
+    nodes = sum(seat_view_advise(hand, "N", seed=i, threads=1).nodes
+                for i, hand in enumerate(hands))
     total = time.process_time() - started
-    print(f"{args.hands} hands, every declaration played out: {total:.2f} s of CPU")
+    print(f"{args.hands} hands, every declaration played out: {total:.2f} s of CPU, "
+          f"{nodes:,} nodes")
     print("plays before | decisions | CPU s | share")
     for k in sorted(seconds)[:args.rows]:
         print(f"{k:12d} | {decisions[k]:9d} | {seconds[k]:5.2f} | {seconds[k] / total:.3f}")
