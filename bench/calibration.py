@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from solver.hidden.calibration import (calibration_map_of, calibration_scores,  # noqa: E402
                                       calibration_table)
+from solver.hidden.seat_view_bidding import DEFAULT_LEAD_DEALS  # noqa: E402
 from solver.play.arena import stderr_progress  # noqa: E402
 from solver.play.calibration_run import (MODES, CalibrationRecord,  # noqa: E402
                                          GameCalibrationRecord, calibration_markdown,
@@ -69,7 +70,7 @@ def games(args: argparse.Namespace) -> None:
         run_game_calibration(records, advice_deals=args.advice_deals, seed=args.seed,
                              workers=args.workers, sink=sink, inference=args.inference,
                              fixed_lead=args.fixed_lead, search=args.search,
-                             inner_deals=args.inner_deals,
+                             inner_deals=args.inner_deals, lead_deals=args.lead_deals,
                              progress=stderr_progress("calibration", "games"))
 
 
@@ -189,6 +190,9 @@ def main() -> None:
                         "players)")
     g.add_argument("--inner-deals", type=int, default=3,
                    help="a playout's deals per decision")
+    g.add_argument("--lead-deals", type=int, default=DEFAULT_LEAD_DEALS,
+                   help="the deals a playout's declarer decides its opening lead over, "
+                        "once for every deal (0: each deal's declarer decides its own)")
     g.add_argument("--games-limit", type=int, default=0,
                    help="only the first N records of the file")
     g.add_argument("--resume", action="store_true",

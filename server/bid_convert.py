@@ -92,6 +92,8 @@ def request_to_kwargs(request: bid_pb.BidAdviceRequest) -> dict[str, Any]:
         kwargs["inner_deals"] = request.inner_deals
     if request.HasField("screen"):
         kwargs["screen"] = request.screen
+    if request.HasField("lead_deals"):
+        kwargs["lead_deals"] = request.lead_deals
     if request.defence:
         kwargs["defence"] = request.defence
         kwargs["defenders"] = defence_players(request.defence)
@@ -148,7 +150,8 @@ def advice_to_proto(advice: BidAdvice) -> bid_pb.BidAdvice:
         deals=advice.deals, seed=advice.seed, adaptive=advice.adaptive,
         recommendation=recommendation, declarations=[_row(r) for r in advice.declarations],
         seconds=advice.seconds, nodes=advice.nodes, fixed_lead=advice.fixed_lead,
-        search=advice.search, inner_deals=advice.inner_deals, defence=advice.defence or "",
+        search=advice.search, inner_deals=advice.inner_deals, lead_deals=advice.lead_deals,
+        defence=advice.defence or "",
         screened=[_choice(d) for d in advice.screened])
     if advice.highest_bid is not None:
         message.highest_bid = advice.highest_bid

@@ -14,6 +14,7 @@ from solver.game.game_record import GameRecord
 from solver.game.position import SEATS, Position
 from solver.hidden.bidding import advise
 from solver.hidden.calibration import calibration_scores
+from solver.hidden.seat_view import SeatViewPlayer
 from solver.hidden.seat_view_bidding import play_out, seat_view_advise
 from solver.play.bots import RuleBot
 from solver.play.calibration_run import game_calibration_hand
@@ -49,6 +50,40 @@ def test_the_figures_depend_on_the_seed_alone_not_the_threads():
     # A declaration's playouts do not depend on the others asked for.
     alone = seat_view_advise(MIDDLING[0], "S", deals=6, seed=11, declarations="fours")
     assert alone.declaration("fours") == one.declaration("fours")
+
+
+def _opening_decisions(monkeypatch, **kwargs) -> tuple[dict, dict]:
+    """Seat-view advice with every player's decision watched: per declaration, the deals
+    each opening-lead decision drew, and the first play of every position decided after."""
+    choose = SeatViewPlayer.choose
+    leads: dict[str, list[int]] = {}
+    first: dict[str, set[str]] = {}
+
+    def watched(player, p, rng):
+        c = p.contract   # a plunge is played in the trump its partner named
+        name = c.declaration.name if c.kind == "standard" else c.kind
+        if not p.plays:
+            leads.setdefault(name, []).append(player.inner_deals)
+        else:
+            first.setdefault(name, set()).add(p.plays[0])
+        return choose(player, p, rng)
+    monkeypatch.setattr(SeatViewPlayer, "choose", watched)
+    seat_view_advise("6-6 5-5 4-4 3-3 6-4 2-1 1-0", "W", deals=5, seed=4, **kwargs)
+    return leads, first
+
+
+def test_the_declarers_lead_is_one_decision_for_every_deal(monkeypatch):
+    """The declarer leads one tile whatever the deal: decided once per declaration over
+    ``lead_deals`` deals, and every deal is played out from it. A plunge's lead is the
+    partner's, whose hand differs by deal: each deal's partner decides it."""
+    leads, first = _opening_decisions(monkeypatch, lead_deals=7,
+                                      declarations="fours,nello,plunge")
+    assert leads == {"fours": [7], "nello": [7], "plunge": [3] * 5}
+    assert len(first["fours"]) == 1 and len(first["nello"]) == 1
+    assert len(first["plunge"]) > 1    # each partner's own lead, not one for all
+    # 0: each deal's declarer decides its own lead from its inner deals, as before.
+    leads, first = _opening_decisions(monkeypatch, lead_deals=0, declarations="fours")
+    assert leads == {"fours": [3] * 5}
 
 
 def test_a_screen_plays_out_what_double_dummy_ranks_first_with_the_full_figures():
@@ -147,6 +182,8 @@ def _extremes(p: Position) -> tuple[int, int]:
     ({"screen": -1}, "screen"),
     ({"screen": True}, "screen"),
     ({"screen": "2"}, "screen"),
+    ({"lead_deals": -1}, "lead_deals"),
+    ({"lead_deals": 51}, "lead_deals"),
     ({"deals": 0}, "deals"),
 ])
 def test_bad_options_are_refused_by_name(kwargs, field):
@@ -162,15 +199,16 @@ def test_a_game_hand_calibrated_by_playout_names_its_defence(tmp_path):
     index = next(i for i, h in enumerate(record.hands)
                  if h.contract is not None and h.contract.kind == "standard")
     pair = game_calibration_hand(record, index, advice_deals=4, seed=9, search="playout",
-                                 inner_deals=2)
+                                 inner_deals=2, lead_deals=5)
     c = record.hands[index].contract
     direct = seat_view_advise(record.hands[index].deal[c.declarer], SEATS[c.declarer],
                               auction=pair.calls_before, deals=4, inner_deals=2,
-                              seed=pair.seed, declarations=[c.declaration.name], threads=1)
+                              seed=pair.seed, declarations=[c.declaration.name], threads=1,
+                              lead_deals=5)
     assert pair.predicted == direct.declaration(c.declaration.name).chance(c.bid).p_make
     arena = data["meta"]["arena"]
     assert pair.defended_by == arena["EW" if SEATS[c.declarer] in "NS" else "NS"]
-    assert pair.to_json()["search"] == "playout"
+    assert (pair.to_json()["search"], pair.to_json()["lead_deals"]) == ("playout", 5)
 
 
 def _one_game() -> dict:

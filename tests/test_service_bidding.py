@@ -74,7 +74,8 @@ def advice_json(a: bid_pb.BidAdvice) -> dict:
             "bids": [chance_json(c) for c in d.bids]} for d in a.declarations],
         **({"calibration": calibration_json(a.calibration)} if a.HasField("calibration") else {}),
         **({"fixed_lead": True} if a.fixed_lead else {}),
-        **({"search": a.search, "inner_deals": a.inner_deals, "defence": a.defence,
+        **({"search": a.search, "inner_deals": a.inner_deals, "lead_deals": a.lead_deals,
+            "defence": a.defence,
             "screened": [name(d) for d in a.screened]}
            if a.search not in ("", "double-dummy") else {}),
     }
@@ -104,19 +105,21 @@ def test_seat_view_advice_over_rpc_python_and_cli_agree(stub, defence):
     from solver.hidden.seat_view_bidding import bid_advice
     from solver.play.bots import defence_players
     answer = stub.BidAdvice(request(search="playout", inner_deals=2, defence=defence, deals=3,
-                                    declarations=[bid_pb.BidDeclaration(
+                                    lead_deals=4, declarations=[bid_pb.BidDeclaration(
                                         declaration=DECLARATIONS["fours"])]),
                             timeout=TIMEOUT).advice
     api = bid_advice(HAND, "W", deals=3, seed=21, declarations=["fours"], search="playout",
                      inner_deals=2, defence=defence, defenders=defence_players(defence),
+                     lead_deals=4,
                      auction=[{"seat": "S", "bid": 30}, {"seat": "W", "bid": "pass"}]
                      ).to_json()
     cli_json = cli_advice("--deals", "3", "--seed", "21", "--declarations", "fours",
                           "--auction", "30,pass", "--search", "playout", "--inner-deals", "2",
-                          "--defence", defence)
+                          "--defence", defence, "--lead-deals", "4")
     api.pop("seconds"), api.pop("nodes")
     assert advice_json(answer) == api == cli_json
-    assert (answer.search, answer.inner_deals, answer.defence) == ("playout", 2, defence)
+    assert (answer.search, answer.inner_deals, answer.lead_deals, answer.defence) == \
+        ("playout", 2, 4, defence)
     assert api["p_make_used"] == "playout"
 
 
@@ -137,6 +140,7 @@ def test_a_screened_playout_over_rpc_python_and_cli_agree(stub):
     api.pop("seconds"), api.pop("nodes")
     assert advice_json(answer) == api == cli_json
     assert len(api["declarations"]) == 2 and len(api["screened"]) == 1
+    assert api["lead_deals"] == 20    # unset: the default
     assert {d["declaration"] for d in api["declarations"]} | set(api["screened"]) == \
         {"fours", "sevens", "sixes"}
     every = stub.BidAdvice(request(search="playout", inner_deals=1, deals=2,
@@ -151,6 +155,8 @@ def test_a_screened_playout_over_rpc_python_and_cli_agree(stub):
     ({"search": "playout", "defence": "lucky"}, "defence", "INVALID_VALUE"),
     ({"inner_deals": 2}, "inner_deals", "INVALID_OPTION"),
     ({"search": "playout", "inner_deals": 51}, "inner_deals", "INVALID_VALUE"),
+    ({"lead_deals": 2}, "lead_deals", "INVALID_OPTION"),
+    ({"search": "playout", "lead_deals": 51}, "lead_deals", "INVALID_VALUE"),
 ])
 def test_bad_seat_view_options_name_their_field(stub, fields, path, code):
     assert_invalid(lambda: stub.BidAdvice(request(**fields), timeout=TIMEOUT), path, code)

@@ -62,6 +62,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--inner-deals", type=int,
                    help="with --search playout: deals each player draws per decision "
                         "(default 3)")
+    p.add_argument("--lead-deals", type=int,
+                   help="with --search playout: deals over which the declarer's opening lead "
+                        "is decided, once for every deal (default 20; 0: each deal's "
+                        "declarer decides its own lead)")
     p.add_argument("--screen", type=int,
                    help="with --search playout: play out only the declarations double dummy "
                         "ranks first, this many (default 3; 0: every declaration)")
@@ -105,7 +109,7 @@ def option_values(args: argparse.Namespace) -> dict[str, Any]:
              "adaptive": args.adaptive, "calibrated": args.calibrated,
              "inference": args.inference, "fixed_lead": args.fixed_lead,
              "search": args.search, "inner_deals": args.inner_deals, "defence": args.defence,
-             "screen": args.screen}
+             "screen": args.screen, "lead_deals": args.lead_deals}
     return {k: v for k, v in given.items() if v is not None}
 
 
@@ -126,6 +130,11 @@ def _column(bid: int, game: str) -> str:
     return f"{bid // 42}m" if game == "42" and bid >= 42 else str(bid)
 
 
+def _lead(advice: BidAdvice) -> str:
+    """How a playout's declarer decided its opening lead, for the playout's line."""
+    return f", the lead once over {advice.lead_deals}" if advice.lead_deals else ""
+
+
 def format_advice(advice: BidAdvice) -> str:
     """The hand, the recommendation, and a declaration-by-bid grid of P(make), best first."""
     players = f", {advice.players} players" if advice.game == "moon" else ""
@@ -141,7 +150,8 @@ def format_advice(advice: BidAdvice) -> str:
         defenders = "seat-view players" if advice.defence == "seat-view" else \
             f"the {advice.defence} bot"
         lines.append(f"Every deal played out by players who see only their own tiles "
-                     f"({advice.inner_deals} deals a decision); defended by {defenders}")
+                     f"({advice.inner_deals} deals a decision{_lead(advice)}); defended by "
+                     f"{defenders}")
         if advice.screened:
             lines.append(f"Played out: the {len(advice.declarations)} declarations double "
                          f"dummy ranks first; not played out: {', '.join(advice.screened)}")

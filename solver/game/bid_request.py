@@ -276,7 +276,7 @@ def bids_on_offer(declaration: str, game: str, highest: int | None) -> tuple[int
 REQUEST_FIELDS = frozenset({"hand", "hands", "seat", "game", "players", "auction", "doubles",
                             "deals", "seed", "threshold", "declarations", "adaptive", "calibrated",
                             "inference", "fixed_lead", "search", "inner_deals", "defence",
-                            "screen", "id"})
+                            "screen", "lead_deals", "id"})
 
 
 def request_from_json(data: Mapping[str, Any] | str) -> dict[str, Any]:

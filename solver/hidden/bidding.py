@@ -298,6 +298,9 @@ class BidAdvice:
             ``playout`` (every deal played out by seat-view players:
             `solver.hidden.seat_view_bidding`).
         inner_deals: A playout's deals per decision of each player; 0 for double dummy.
+        lead_deals: A playout's deals over which the declarer's opening lead was decided,
+            once for every deal (0: each deal's declarer decided its own; 0 for double
+            dummy).
         defence: Whom a playout's P(make) is against (``seat-view``, ``rule``); None
             for double dummy.
         screened: A playout's declarations that double dummy ranked below those played
@@ -338,6 +341,8 @@ class BidAdvice:
     search: str = "double-dummy"
     #: a playout's deals per decision (0: double dummy)
     inner_deals: int = 0
+    #: a playout's deals for the declarer's one opening lead (0: each deal's own)
+    lead_deals: int = 0
     #: whom a playout's P(make) is against (None: double dummy)
     defence: str | None = None
     #: declarations a playout's double-dummy screen left out, double dummy's order
@@ -373,7 +378,8 @@ class BidAdvice:
         if self.fixed_lead:
             out["fixed_lead"] = True
         if self.search != "double-dummy":
-            out.update(search=self.search, inner_deals=self.inner_deals, defence=self.defence,
+            out.update(search=self.search, inner_deals=self.inner_deals,
+                       lead_deals=self.lead_deals, defence=self.defence,
                        screened=list(self.screened))
         return out
 

@@ -25,6 +25,15 @@ The defenders play as the `defence` says: seat-view players like the declaring s
 (the rule bot: ``rule``, supplied by the layer of players). A P(make) depends on who
 defends, so the answer names its defence.
 
+The declarer's opening lead is one decision, taken once from its seat's view: before
+the playouts, a seat-view player with ``lead_deals`` deals of its own (drawn apart from
+the playouts' deals, so the lead is not chosen knowing them) picks the lead for the
+declaration, and every deal is played out from that lead, as a declarer at the table
+leads one tile whatever the deal. ``lead_deals`` 0 lets each deal's declarer choose its
+lead from its own ``inner_deals`` deals, as at every later turn: a weaker lead (a few
+deals), and the costliest decision of the playout, taken 30 times over from the same
+view (48% of the CPU).
+
 Point declarations are played for points (each side maximises its expected points,
 Moon its tricks), which gives one value per deal and so every bid's chance from one
 playout; nello, sevens, plunge and splash are played for the contract (take every
@@ -53,7 +62,7 @@ from .bidding import (DEFAULT_THRESHOLD, BidAdvice, _position, _summarise, _temp
                       deal_others, partner_trump, rank, recommend)
 from .deals import ProgressCounter, check_deal_count, check_seconds, check_seed, \
     token_stopped
-from .seat_view import DEFAULT_INNER_DEALS, MAX_INNER_DEALS, play_to_end
+from .seat_view import DEFAULT_INNER_DEALS, MAX_INNER_DEALS, SeatViewPlayer, play_to_end
 
 #: Deals per declaration by default: each is a whole hand played out.
 DEFAULT_DEALS = 30
@@ -64,6 +73,8 @@ DEFENCES = ("seat-view", "rule")
 DEFAULT_SCREEN = 3
 #: Deals of the double-dummy advice that screens the declarations.
 SCREEN_DEALS = 50
+#: Deals over which the declarer's opening lead is decided, once per declaration.
+DEFAULT_LEAD_DEALS = 20
 
 #: A player: the tile (number) a seat plays, from its seat's view.
 Player = Callable[[View], int]
@@ -77,6 +88,7 @@ def seat_view_advise(hand: Sequence[str] | str, seat: str, *, game: str = "42",
                      defence: str = "seat-view", defenders: Player | None = None,
                      deadline: float | None = None, token: CancelToken | None = None,
                      threads: int | None = None, screen: int = 0,
+                     lead_deals: int = DEFAULT_LEAD_DEALS,
                      progress: Callable[[int, int], None] | None = None) -> BidAdvice:
     """Bid advice for ``hand`` held by ``seat`` from hands played out by seat-view players.
 
@@ -97,6 +109,9 @@ def seat_view_advise(hand: Sequence[str] | str, seat: str, *, game: str = "42",
             not depend on it (each deal's players draw from a generator of their own).
         screen: Play out only the ``screen`` declarations double-dummy advice
             (`SCREEN_DEALS` deals) ranks first; 0 (the default): every declaration.
+        lead_deals: The deals over which a seat-view player decides the declarer's
+            opening lead, once per declaration, for every deal (0..`MAX_INNER_DEALS`;
+            0: each deal's declarer decides its lead from its own ``inner_deals``).
 
     Returns:
         The `BidAdvice`, with ``search`` ``"playout"``, its ``inner_deals``, ``defence``
@@ -122,6 +137,7 @@ def seat_view_advise(hand: Sequence[str] | str, seat: str, *, game: str = "42",
                             "INVALID_OPTION")
     n = check_deal_count("deals", deals)
     inner = check_deal_count("inner_deals", inner_deals, 1, MAX_INNER_DEALS)
+    lead_deals = check_deal_count("lead_deals", lead_deals, 0, MAX_INNER_DEALS)
     deadline = check_seconds("timeout", deadline)
     if isinstance(screen, bool) or not isinstance(screen, int) or screen < 0:
         raise PositionError("screen", "must be a whole number >= 0 (0: play out every "
@@ -158,29 +174,49 @@ def seat_view_advise(hand: Sequence[str] | str, seat: str, *, game: str = "42",
     counter = ProgressCounter(progress, n * len(setup.declarations))
     pieces = [(d, i) for d in setup.declarations for i in range(n)]
 
-    def play_piece(piece: tuple[str, int]) -> tuple[int | bool, int]:
-        d, i = piece
-        if token_stopped(token):
-            raise SearchCancelled("bid advice stopped before it finished")
+    def position(d: str, i: int) -> Position:
+        """Deal ``i`` at the start of the play of declaration ``d``."""
         hands = dealt[i][0]
         kind = d if d in KIND_DECLARATIONS else "standard"
         # Plunge and splash: the partner names trump from its own seven tiles.
         trump = partner_trump(hands[partner(setup.seat)], setup.doubles) \
             if kind != "standard" else d
         held = {s: tuple(T.tiles_of(hands[s])) for s in setup.seats()}
-        p = _position(setup, {**template, **held}, trump, kind)
+        return _position(setup, {**template, **held}, trump, kind)
+
+    def opening_lead(d: str) -> tuple[int | None, int]:
+        """The declarer's lead in ``d`` decided once from its view (None: when it does not
+        lead, or ``lead_deals`` is 0) and the nodes searched for it."""
+        p = position(d, 0)
+        if not lead_deals or p.leader != setup.seat:
+            return None, 0
+        if token_stopped(token):
+            raise SearchCancelled("bid advice stopped before it finished")
+        player = SeatViewPlayer(lead_deals, "points" if d in POINT_DECLARATIONS else "make",
+                                token)
+        try:
+            return player.choose(p, random.Random(f"{seed}/lead/{d}")), player.nodes
+        except Aborted:
+            raise SearchCancelled("bid advice stopped before it finished") from None
+
+    def play_piece(piece: tuple[str, int]) -> tuple[int | bool, int]:
+        d, i = piece
+        if token_stopped(token):
+            raise SearchCancelled("bid advice stopped before it finished")
+        p = position(d, i)
+        if leads[d] is not None:
+            p = p.with_plays([leads[d]])
         found = play_out(p, inner, random.Random(f"{inner_seeds[i]}/{d}"), defenders, token,
                          points=d in POINT_DECLARATIONS)
         counter.tick()
         return found
     # The searches release the GIL: the playouts share the cores.
     workers = max(1, min(threads or os.cpu_count() or 1, len(pieces)))
-    if workers == 1:
-        results = [play_piece(piece) for piece in pieces]
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(play_piece, pieces))
-    nodes += sum(used for _, used in results)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        decided = list(pool.map(opening_lead, setup.declarations))
+        leads = {d: lead for d, (lead, _) in zip(setup.declarations, decided)}
+        results = list(pool.map(play_piece, pieces))
+    nodes += sum(used for _, used in decided) + sum(used for _, used in results)
     scores = {d: [results[k * n + i][0] for i in range(n)]
               for k, d in enumerate(setup.declarations)}
     rows, _ = _summarise(setup, dealt, scores)
@@ -192,13 +228,14 @@ def seat_view_advise(hand: Sequence[str] | str, seat: str, *, game: str = "42",
         highest_bid=setup.highest, threshold=setup.threshold, deals=n, seed=int(seed),
         declarations=rows, recommendation=recommendation,
         seconds=time.perf_counter() - started, nodes=nodes,
-        search="playout", inner_deals=inner, defence=defence, screened=screened)
+        search="playout", inner_deals=inner, lead_deals=lead_deals, defence=defence,
+        screened=screened)
 
 
 def bid_advice(hand: Sequence[str] | str, seat: str, *, search: str = "double-dummy",
                inner_deals: int | None = None, defence: str | None = None,
                defenders: Player | None = None, screen: int | None = None,
-               **options: Any) -> BidAdvice:
+               lead_deals: int | None = None, **options: Any) -> BidAdvice:
     """Bid advice by the search named, as the command line and the service ask for it.
 
     Args:
@@ -214,6 +251,8 @@ def bid_advice(hand: Sequence[str] | str, seat: str, *, search: str = "double-du
         defenders: ``playout``: the defenders' play (`seat_view_advise`).
         screen: ``playout``: the declarations played out, those double dummy ranks
             first (`seat_view_advise`; None: `DEFAULT_SCREEN`, 0: every declaration).
+        lead_deals: ``playout``: the deals the declarer's one opening lead is decided
+            over (`seat_view_advise`; None: `DEFAULT_LEAD_DEALS`).
         **options: The other options of `advise` (``playout``: those
             `seat_view_advise` shares with it).
 
@@ -223,7 +262,8 @@ def bid_advice(hand: Sequence[str] | str, seat: str, *, search: str = "double-du
     """
     if search == "double-dummy":
         for name, given in (("inner_deals", inner_deals), ("defence", defence),
-                            ("defenders", defenders), ("screen", screen)):
+                            ("defenders", defenders), ("screen", screen),
+                            ("lead_deals", lead_deals)):
             if given is not None:
                 raise PositionError(name, "only for search playout", "INVALID_OPTION")
         return advise(hand, seat, **options)
@@ -240,7 +280,9 @@ def bid_advice(hand: Sequence[str] | str, seat: str, *, search: str = "double-du
     return seat_view_advise(hand, seat, defence=defence or "seat-view", defenders=defenders,
                             inner_deals=DEFAULT_INNER_DEALS if inner_deals is None
                             else inner_deals,
-                            screen=DEFAULT_SCREEN if screen is None else screen, **options)
+                            screen=DEFAULT_SCREEN if screen is None else screen,
+                            lead_deals=DEFAULT_LEAD_DEALS if lead_deals is None else lead_deals,
+                            **options)
 
 
 def play_out(p: Position, inner_deals: int, rng: random.Random,
@@ -260,5 +302,5 @@ def play_out(p: Position, inner_deals: int, rng: random.Random,
     return (p.points >= threshold if at_least else p.points < threshold), nodes
 
 
-__all__ = ["DEFAULT_DEALS", "DEFAULT_SCREEN", "DEFENCES", "SCREEN_DEALS", "bid_advice", "play_out",
+__all__ = ["DEFAULT_DEALS", "DEFAULT_LEAD_DEALS", "DEFAULT_SCREEN", "DEFENCES", "SCREEN_DEALS", "bid_advice", "play_out",
            "seat_view_advise"]

@@ -39,7 +39,7 @@ from ..game.position import SEATS
 from ..hidden.bidding import advise
 from ..hidden.calibration import CalibrationBin
 from ..hidden.dealer import Dealer
-from ..hidden.seat_view_bidding import seat_view_advise
+from ..hidden.seat_view_bidding import DEFAULT_LEAD_DEALS, seat_view_advise
 from ..hidden.stats import wilson_interval
 from .arena import play_hand
 from .bots import seat_bots
@@ -250,6 +250,9 @@ class GameCalibrationRecord:
         search: ``double-dummy`` or ``playout`` (seat-view bid advice,
             `solver.hidden.seat_view_bidding`, with ``inner_deals``).
         inner_deals: A playout's deals per decision (0: double dummy).
+        lead_deals: The deals over which a playout's declarer decided its opening lead
+            once for every deal (0: each deal's declarer decided its own, or double
+            dummy).
         defended_by: The bot that defended in the game (the arena's record names it),
             or None.
     """
@@ -272,6 +275,8 @@ class GameCalibrationRecord:
     search: str = "double-dummy"
     #: a playout's deals per decision (0: double dummy)
     inner_deals: int = 0
+    #: the deals a playout's declarer decided its lead over, once (0: per deal, or none)
+    lead_deals: int = 0
     #: the bot that defended, as the arena's record names it
     defended_by: str | None = None
 
@@ -280,7 +285,7 @@ class GameCalibrationRecord:
         # The records measured before these options read the same.
         for key, default in (("inference", "off"), ("fixed_lead", False),
                              ("search", "double-dummy"), ("inner_deals", 0),
-                             ("defended_by", None)):
+                             ("lead_deals", 0), ("defended_by", None)):
             if out[key] == default:
                 del out[key]
         return out
@@ -292,7 +297,8 @@ class GameCalibrationRecord:
 
 def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int = 100,
                           seed: int = 0, inference: str = "off", fixed_lead: bool = False,
-                          search: str = "double-dummy", inner_deals: int = 3
+                          search: str = "double-dummy", inner_deals: int = 3,
+                          lead_deals: int = DEFAULT_LEAD_DEALS
                           ) -> GameCalibrationRecord | None:
     """The calibration pair of hand ``index`` of a 42 game record, or None for a hand
     that gives none (thrown in, a plunge or splash, not over). ``inference``
@@ -300,7 +306,8 @@ def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int =
     ``advice_deals`` and ``seed`` are the advice's deals and seed; ``fixed_lead`` holds
     the declarer to one opening lead for every deal (`solver.hidden.bidding.advise`).
     ``search`` ``playout``: seat-view bid advice (`seat_view_advise`, its defenders
-    seat-view players, ``inner_deals`` deals a decision) instead of double dummy."""
+    seat-view players, ``inner_deals`` deals a decision, the declarer's lead decided once
+    over ``lead_deals``) instead of double dummy."""
     hand = record.hands[index]
     c = hand.contract
     if record.rules.game != "42" or c is None or c.kind != "standard" or hand.made is None:
@@ -316,7 +323,7 @@ def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int =
         advice = seat_view_advise(hand.deal[c.declarer], SEATS[c.declarer], auction=before,
                                   deals=advice_deals, inner_deals=inner_deals,
                                   seed=hand_seed, declarations=[c.declaration.name],
-                                  threads=1)
+                                  threads=1, lead_deals=lead_deals)
     else:
         advice = advise(hand.deal[c.declarer], SEATS[c.declarer],
                         auction=before, deals=advice_deals, seed=hand_seed,
@@ -331,6 +338,7 @@ def game_calibration_hand(record: GameRecord, index: int, *, advice_deals: int =
         predicted=float(chance.p_make), advice_deals=advice_deals, seed=hand_seed,
         made=bool(hand.made), inference=inference, fixed_lead=fixed_lead, search=search,
         inner_deals=inner_deals if search == "playout" else 0,
+        lead_deals=lead_deals if search == "playout" else 0,
         defended_by=_defended_by(record, c.declarer))
 
 
@@ -341,11 +349,12 @@ def _defended_by(record: GameRecord, declarer: int) -> str | None:
 
 
 def _game_hands_job(job: tuple) -> tuple[int, list[GameCalibrationRecord]]:
-    k, data, advice_deals, seed, inference, fixed_lead, search, inner_deals = job
+    k, data, advice_deals, seed, inference, fixed_lead, search, inner_deals, lead_deals = job
     record = GameRecord(data)
     found = (game_calibration_hand(record, i, advice_deals=advice_deals, seed=seed,
                                    inference=inference, fixed_lead=fixed_lead,
-                                   search=search, inner_deals=inner_deals)
+                                   search=search, inner_deals=inner_deals,
+                                   lead_deals=lead_deals)
              for i in range(len(record.hands)))
     return k, [rec for rec in found if rec is not None]
 
@@ -353,16 +362,18 @@ def _game_hands_job(job: tuple) -> tuple[int, list[GameCalibrationRecord]]:
 def run_game_calibration(records: Sequence[Any], *, advice_deals: int = 100, seed: int = 0,
                          workers: int = 1, inference: str = "off", fixed_lead: bool = False,
                          search: str = "double-dummy", inner_deals: int = 3,
+                         lead_deals: int = DEFAULT_LEAD_DEALS,
                          progress: Callable[[int, int], None] | None = None,
                          sink: Callable[[GameCalibrationRecord], None] | None = None
                          ) -> list[GameCalibrationRecord]:
     """The calibration pairs of every hand of the game records (dicts or JSON), a game
     per job over ``workers`` processes; by game (in the order given), then hand. Each
     hand's advice (``advice_deals`` deals) is seeded by ``seed`` and the hand's index,
-    so the pairs do not depend on ``workers``; ``inference``, ``fixed_lead``, ``search``
-    and ``inner_deals`` as for `game_calibration_hand`; ``sink`` gets each game's pairs as they come,
+    so the pairs do not depend on ``workers``; ``inference``, ``fixed_lead``, ``search``,
+    ``inner_deals`` and ``lead_deals`` as for `game_calibration_hand`; ``sink`` gets each game's pairs as they come,
     ``progress`` (done, total) after each game."""
-    jobs = [(k, data, advice_deals, seed, inference, fixed_lead, search, inner_deals)
+    jobs = [(k, data, advice_deals, seed, inference, fixed_lead, search, inner_deals,
+             lead_deals)
             for k, data in enumerate(records)]
     found: list[tuple[int, list[GameCalibrationRecord]]] = []
 
