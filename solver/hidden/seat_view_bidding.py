@@ -29,10 +29,11 @@ The declarer's opening lead is one decision, taken once from its seat's view: be
 the playouts, a seat-view player with ``lead_deals`` deals of its own (drawn apart from
 the playouts' deals, so the lead is not chosen knowing them) picks the lead for the
 declaration, and every deal is played out from that lead, as a declarer at the table
-leads one tile whatever the deal. ``lead_deals`` 0 lets each deal's declarer choose its
-lead from its own ``inner_deals`` deals, as at every later turn: a weaker lead (a few
-deals), and the costliest decision of the playout, taken 30 times over from the same
-view (48% of the CPU).
+leads one tile whatever the deal (plunge and splash, which the partner leads from a
+hand that differs by deal, keep each deal's own lead). ``lead_deals`` 0 lets each
+deal's declarer choose its lead from its own ``inner_deals`` deals, as at every later
+turn: a weaker lead (a few deals), and the costliest decision of the playout, taken 30
+times over from the same view (48% of the CPU).
 
 Point declarations are played for points (each side maximises its expected points,
 Moon its tricks), which gives one value per deal and so every bid's chance from one
@@ -302,5 +303,5 @@ def play_out(p: Position, inner_deals: int, rng: random.Random,
     return (p.points >= threshold if at_least else p.points < threshold), nodes
 
 
-__all__ = ["DEFAULT_DEALS", "DEFAULT_LEAD_DEALS", "DEFAULT_SCREEN", "DEFENCES", "SCREEN_DEALS", "bid_advice", "play_out",
-           "seat_view_advise"]
+__all__ = ["DEFAULT_DEALS", "DEFAULT_LEAD_DEALS", "DEFAULT_SCREEN", "DEFENCES", "SCREEN_DEALS",
+           "bid_advice", "play_out", "seat_view_advise"]
