@@ -12,6 +12,15 @@ then pair each hand's winning call with its result:
     python bench/calibration.py report --games --out bench/results/game_calibration.jsonl \
         --package-table solver/hidden/data/bid_calibration.json
 
+Deal luck: how the actual deals of each bin of the predictions made double dummy,
+against what the double-dummy advice expected of the same contracts (a bin whose
+deals were dealt unusually well or badly misses its interval by the deals, not by
+the prediction):
+
+    python bench/calibration.py luck --records bench/records/seat_view_advice_s91.jsonl \
+        --out bench/records/calibration_playout_lead20_heldout_s91.jsonl \
+        --double-dummy bench/records/calibration_dd_s91.jsonl
+
 ``run`` appends one JSON line per hand as it is played (stop it at any
 time; ``--first-hand`` continues a stopped run); ``report`` prints the
 calibration table (Markdown) of whatever the file holds. See
@@ -28,6 +37,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from solver import GameRecord, Position, make_or_set  # noqa: E402
 from solver.hidden.calibration import (calibration_map_of, calibration_scores,  # noqa: E402
                                       calibration_table)
 from solver.hidden.seat_view_bidding import DEFAULT_LEAD_DEALS  # noqa: E402
@@ -128,7 +138,11 @@ def report(args: argparse.Namespace) -> None:
                   f"({sc.brier_interval[0]:.4f}-{sc.brier_interval[1]:.4f}), ECE "
                   f"{sc.ece:.4f} ({sc.ece_interval[0]:.4f}-{sc.ece_interval[1]:.4f}); bins of "
                   f">= 30 hands outside their 95% interval: "
-                  f"{', '.join(f'{lo:.1f}-{hi:.1f}' for lo, hi in sc.bins_outside) or 'none'}")
+                  f"{', '.join(f'{lo:.1f}-{hi:.1f}' for lo, hi in sc.bins_outside) or 'none'} "
+                  f"(if every contract made with exactly its predicted chance: "
+                  f"{sc.outside_if_calibrated:.2f} bins outside on average, none in "
+                  f"{sc.all_inside_if_calibrated:.0%} of draws, at least "
+                  f"{len(sc.bins_outside)} in {sc.p_outside:.0%})")
             print()
             print(calibration_markdown(calibration_table(pairs_of(these))))
     if args.package_table:
@@ -159,6 +173,41 @@ def report(args: argparse.Namespace) -> None:
         print("Every bid 30..42 of the played declaration (points >= bid; see pairs_over_bids):")
         print()
         print(calibration_markdown(calibration_table(pairs_over_bids(records))))
+
+
+def makes_double_dummy(record: GameRecord, index: int) -> bool:
+    """Whether hand ``index``'s contract makes double dummy from the deal as dealt."""
+    start = record.hands[index].position.to_json()
+    start.pop("plays", None)
+    return bool(make_or_set(Position(start)).makes)
+
+
+def luck(args: argparse.Namespace) -> None:
+    with open(args.records, encoding="utf-8") as f:
+        games = {g["id"]: GameRecord(g) for g in map(json.loads, f) if g.get("hands")}
+    pairs = load(args.out, True)
+    dd = {(r.game, r.hand): r.predicted for r in load(args.double_dummy, True)}
+    missing = sum(1 for r in pairs if (r.game, r.hand) not in dd)
+    if missing:
+        sys.exit(f"calibration: {missing} hands of {args.out} are not in {args.double_dummy}")
+    print("| defence | bin | hands | predicted | made | double dummy: expected | "
+          "dealt | z |")
+    print("|---|---|---|---|---|---|---|---|")
+    for defence in sorted({r.defended_by or "" for r in pairs}):
+        rows: dict[int, list] = {}
+        for r in pairs:
+            if (r.defended_by or "") == defence:
+                rows.setdefault(min(int(r.predicted * 10), 9), []).append(r)
+        for k in sorted(rows):
+            these = rows[k]
+            n = len(these)
+            expected = sum(dd[r.game, r.hand] for r in these) / n
+            dealt = sum(makes_double_dummy(games[r.game], r.hand) for r in these) / n
+            z = (dealt - expected) / max(1e-9, (expected * (1 - expected) / n) ** 0.5)
+            print(f"| {defence or '-'} | {k / 10:.1f}-{(k + 1) / 10:.1f} | {n} | "
+                  f"{sum(r.predicted for r in these) / n:.3f} | "
+                  f"{sum(r.made for r in these) / n:.3f} | {expected:.3f} | {dealt:.3f} | "
+                  f"{z:+.1f} |")
 
 
 def main() -> None:
@@ -212,8 +261,17 @@ def main() -> None:
     p.add_argument("--all-bids", action="store_true",
                    help="also the table over every bid 30..42 (asks the advice again)")
     p.set_defaults(fn=report)
+    u = sub.add_parser("luck", help="how the actual deals of each bin made double dummy")
+    u.add_argument("--records", required=True, help="the game records the pairs came from")
+    u.add_argument("--out", required=True, help="the calibration pairs (games)")
+    u.add_argument("--double-dummy", required=True,
+                   help="double-dummy calibration pairs of the same hands")
+    u.set_defaults(fn=luck)
     args = parser.parse_args()
-    args.fn(args)
+    try:
+        args.fn(args)
+    except OSError as e:   # a file named that cannot be read or written
+        sys.exit(f"calibration: {e.strerror}: {e.filename}")
 
 
 if __name__ == "__main__":

@@ -174,3 +174,44 @@ def test_the_bench_script_measures_games_and_writes_the_package_table(tmp_path, 
     assert (data["hands"], data["mode"], data["command"]) == (len(pairs), "games", "a test")
     assert sum(b["count"] for b in data["bins"]) == len(pairs)
     assert sum(b["made"] for b in data["bins"]) == sum(p["made"] for p in pairs)
+
+
+def test_the_bench_script_measures_the_luck_of_the_deals(tmp_path, games):
+    """``luck`` sets, beside each bin, how often the deals as dealt made double dummy
+    (solved here move by move) against the double-dummy advice's expectation."""
+    from solver import Position, solve
+    from solver.game.game_record import read_game
+    records = tmp_path / "games.jsonl"
+    records.write_text("".join(json.dumps(g) + "\n" for g in games))
+    out = tmp_path / "pairs.jsonl"
+    script = str(ROOT / "bench" / "calibration.py")
+    done = subprocess.run([sys.executable, script, "games", "--records", str(records),
+                           "--advice-deals", "6", "--workers", "1", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    pairs = [json.loads(line) for line in out.read_text().splitlines()]
+    # The same pairs as the double-dummy file: each bin's expectation is its prediction.
+    shown = subprocess.run([sys.executable, script, "luck", "--records", str(records),
+                            "--out", str(out), "--double-dummy", str(out)],
+                           capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    rows = [line.split("|")[1:-1] for line in shown.stdout.splitlines()[2:]]
+    assert sum(int(r[2]) for r in rows) == len(pairs) > 0
+    by_id = {g["id"]: read_game(g) for g in games}
+    for row in rows:
+        low = float(row[1].split("-")[0])
+        these = [p for p in pairs if min(int(p["predicted"] * 10), 9) == round(low * 10)]
+        assert float(row[3]) == float(row[5]) == pytest.approx(
+            sum(p["predicted"] for p in these) / len(these), abs=5e-4)
+        dealt = []
+        for p in these:
+            hand = by_id[p["game"]].hands[p["hand"]]
+            start = hand.position.to_json()
+            start.pop("plays")
+            assert p["declaration"] not in ("nello", "sevens")   # points decide these
+            dealt.append(solve(Position(start)).value >= min(p["bid"], 42))
+        assert float(row[6]) == pytest.approx(sum(dealt) / len(dealt), abs=5e-4)
+    bad = subprocess.run([sys.executable, script, "luck", "--records", str(records),
+                          "--out", str(out), "--double-dummy", str(tmp_path / "none.jsonl")],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "No such file" in bad.stderr and "Traceback" not in bad.stderr

@@ -231,10 +231,16 @@ def test_calibrated_pairs_score_as_calibrated_and_biased_ones_do_not():
     fair = [(p, rng.random() < p) for p in (rng.random() for _ in range(4000))]
     sc = calibration_scores(fair, resamples=300)
     assert sc.bins_outside == () and sc.ece < 0.03
+    # Ten bins each held to a 95% interval: a perfect prediction misses one now and
+    # then (none in about 0.95**10 of draws), and no draw misses fewer than none.
+    assert 0.3 < sc.outside_if_calibrated < 0.8
+    assert 0.45 < sc.all_inside_if_calibrated < 0.75
+    assert sc.p_outside == 1.0
     optimistic = [(min(1.0, p + 0.15), made) for p, made in fair]
     worse = calibration_scores(optimistic, resamples=300)
     assert worse.ece_interval[0] > sc.ece_interval[1]
     assert len(worse.bins_outside) >= 5
+    assert worse.p_outside == 0.0   # far more misses than chance gives
 
 
 def test_moon_and_plunge_are_played_out_too():

@@ -84,7 +84,13 @@ class CalibrationScores:
             ``resamples`` bootstrap resamples of the pairs.
         mean_predicted, made_rate: The mean prediction and the make rate.
         bins_outside: The bins of at least `MIN_BIN` pairs whose mean prediction lies
-            outside the Wilson 95% interval of their make rate."""
+            outside the Wilson 95% interval of their make rate.
+        outside_if_calibrated: Bins outside on average when every contract makes with
+            exactly its predicted chance (outcomes drawn ``resamples`` times): with ten
+            bins each held to a 95% interval, a perfect prediction misses some by chance.
+        all_inside_if_calibrated: The share of those draws with no bin outside.
+        p_outside: The share of those draws with at least as many bins outside as
+            ``bins_outside`` (a small share: more misses than chance explains)."""
 
     pairs: int
     brier: float
@@ -94,13 +100,19 @@ class CalibrationScores:
     mean_predicted: float
     made_rate: float
     bins_outside: tuple[tuple[float, float], ...]
+    outside_if_calibrated: float
+    all_inside_if_calibrated: float
+    p_outside: float
 
     def to_json(self) -> dict:
         return {"pairs": self.pairs, "brier": self.brier,
                 "brier_interval": list(self.brier_interval), "ece": self.ece,
                 "ece_interval": list(self.ece_interval),
                 "mean_predicted": self.mean_predicted, "made_rate": self.made_rate,
-                "bins_outside": [list(b) for b in self.bins_outside]}
+                "bins_outside": [list(b) for b in self.bins_outside],
+                "outside_if_calibrated": self.outside_if_calibrated,
+                "all_inside_if_calibrated": self.all_inside_if_calibrated,
+                "p_outside": self.p_outside}
 
 
 #: A bin is held to its interval only with at least this many pairs.
@@ -116,14 +128,26 @@ def _ece(pairs: Sequence[tuple[float, bool]]) -> float:
     return sum(abs(b.predicted_sum - b.made) for b in table) / len(pairs)
 
 
+def _bins_outside(pairs: Sequence[tuple[float, bool]]) -> list[tuple[float, float]]:
+    outside = []
+    for b in calibration_table(pairs):
+        if b.count >= MIN_BIN:
+            low, high = wilson_interval(b.made, b.count)
+            if not low <= b.predicted <= high:
+                outside.append((b.low, b.high))
+    return outside
+
+
 def calibration_scores(pairs: Iterable[tuple[float, bool]], resamples: int = 2000,
                        seed: int = 0) -> CalibrationScores:
     """The Brier score and expected calibration error of (predicted P(make), made) pairs,
-    with percentile bootstrap intervals, and the bins that miss their interval.
+    with percentile bootstrap intervals, the bins that miss their interval, and how many
+    a perfectly calibrated prediction would miss by chance.
 
     Args:
         pairs: (predicted P(make), made) pairs.
-        resamples: Bootstrap resamples for the intervals.
+        resamples: Bootstrap resamples for the intervals, and draws of outcomes at the
+            predicted chances for the misses by chance.
         seed: Seeds the resampling (the same seed, the same intervals)."""
     pairs = list(pairs)
     if not pairs:
@@ -139,15 +163,16 @@ def calibration_scores(pairs: Iterable[tuple[float, bool]], resamples: int = 200
     def interval(xs: list[float]) -> tuple[float, float]:
         xs = sorted(xs)
         return xs[int(0.025 * (len(xs) - 1))], xs[int(0.975 * (len(xs) - 1))]
-    outside = []
-    for b in calibration_table(pairs):
-        if b.count >= MIN_BIN:
-            low, high = wilson_interval(b.made, b.count)
-            if not low <= b.predicted <= high:
-                outside.append((b.low, b.high))
+    outside = _bins_outside(pairs)
+    # The same predictions, each contract made with exactly its predicted chance.
+    chance = [len(_bins_outside([(p, rng.random() < p) for p, _ in pairs]))
+              for _ in range(resamples)]
     return CalibrationScores(n, _brier(pairs), interval(briers), _ece(pairs),
                              interval(eces), sum(p for p, _ in pairs) / n,
-                             sum(1 for _, m in pairs if m) / n, tuple(outside))
+                             sum(1 for _, m in pairs if m) / n, tuple(outside),
+                             sum(chance) / resamples,
+                             sum(1 for k in chance if k == 0) / resamples,
+                             sum(1 for k in chance if k >= len(outside)) / resamples)
 
 
 def calibrated_p_make(predicted: float, table: list[CalibrationBin]) -> float:
