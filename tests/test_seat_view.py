@@ -202,3 +202,50 @@ def test_the_double_dummy_pick_is_the_best_scored_move(trump):
         world.known = value
         plays.append(tile)
     assert p.with_plays(plays).is_complete and world.value() == p.with_plays(plays).points
+
+
+def _every_value_choice(p: Position, inner_deals: int, objective: str, rng) -> int:
+    """A seat-view player's choice from the definition: every legal move's exact value
+    (a fresh solve) on each of its deals, the best by the viewer's order, ties to the
+    lowest tile."""
+    import solver.hidden.seat_view as sv
+    from solver.game.view import seat_view as view_of
+    from solver.hidden.deals import sample_deals
+    legal = sorted(p.legal_ids())
+    if len(legal) == 1:
+        return legal[0]
+    rank = sv._Rank(p, p.to_move_index, objective)
+    sums: dict[int, list[int]] = {t: [] for t in legal}
+    for deal in sample_deals(view_of(p), inner_deals, rng):
+        for t in legal:
+            sums[t].append(dd_value(deal.with_plays(list(deal.plays) + [t])))
+    return max(legal, key=lambda t: rank.key(sums[t]))
+
+
+@pytest.mark.parametrize("trump", ["fours", "blanks", "doubles", "follow-me", "nello",
+                                   "sevens"])
+def test_the_seat_view_player_chooses_as_every_moves_value_would(trump):
+    """The inner player tests most moves on its last deal with one null window instead of
+    valuing them: at every play of hands played out by it, for both objectives and
+    several deal counts, it picks what every move's exact value on every deal picks."""
+    import random
+
+    from solver.hidden.seat_view import SeatViewPlayer
+    rng = random.Random(trump)
+    choices = 0
+    for hand in range(3):
+        tiles = list(T.NAMES)
+        rng.shuffle(tiles)
+        p = Position({"hands": {s: tiles[7 * i:7 * i + 7] for i, s in enumerate("NESW")},
+                      "plays": [], "contract": {"declarer": "S", "trump": trump,
+                                                "bid": 42 if trump in ("nello", "sevens") else 31}})
+        while not p.is_complete:
+            inner, objective = rng.choice([(1, "make"), (2, "points"), (3, "make"),
+                                           (3, "points")])
+            seed = rng.randrange(2 ** 32)
+            player = SeatViewPlayer(inner, objective)
+            tile = player.choose(p, random.Random(seed))
+            assert tile == _every_value_choice(p, inner, objective, random.Random(seed))
+            choices += len(p.legal_ids()) > 1
+            p = p.with_plays(list(p.plays) + [tile])
+    assert choices >= 12

@@ -23,7 +23,7 @@ from solver.game.rules import build_rules, parse_declaration
 from solver.game.view import View
 from solver.hidden.dealer import Dealer
 from solver.hidden.deals import (count_deals, enumerate_deals, iter_deals, sample_deals,
-                                 sample_hands, tile_probabilities)
+                                 sample_hands, sample_remaining, tile_probabilities)
 from view_cases import assert_probabilities_match, bad_view_cases, read_cases, view_cases
 
 CASES = view_cases()
@@ -349,6 +349,19 @@ def test_same_seed_same_deals():
     assert first == [d.to_json() for d in sample_deals(view, 30, seed=4)]
     assert first != [d.to_json() for d in sample_deals(view, 30, seed=5)]
     assert first == [d.to_json() for d in sample_deals(view, 30, seed=random.Random(4))]
+    # What each seat still holds, without the positions: the same deals.
+    assert sample_remaining(view, 30, seed=4) == [list(d.remaining)
+                                                  for d in sample_deals(view, 30, seed=4)]
+
+
+@pytest.mark.parametrize("case", CASES[::4])
+def test_what_the_seats_still_hold_is_the_drawn_deals(case):
+    """Nello's partner and three-player Moon's missing seat hold nothing."""
+    view = View(case["view"])
+    assert sample_remaining(view, 12, seed=2) == [list(d.remaining)
+                                                  for d in sample_deals(view, 12, seed=2)]
+    with pytest.raises(PositionError):
+        sample_remaining(view, -1)
 
 
 def test_enumeration_is_every_deal_once_and_has_a_limit():

@@ -175,6 +175,10 @@ class DealBuilder:
         if self.template is None:
             self.template = Position(self._json(hands))
             return self.template
+        return self.template.with_hands(hands, self.remaining(places))
+
+    def remaining(self, places: list[list[int]]) -> list[int]:
+        """Per seat index, the mask of the tiles it still holds (0: a seat out of play)."""
         # A seat in play still holds exactly its unseen tiles.
         remaining = [0, 0, 0, 0]
         remaining[self.view.seat] = self.viewer_remaining
@@ -184,7 +188,7 @@ class DealBuilder:
                 for t in places[p]:
                     mask |= _BIT[t]
                 remaining[seat] = mask
-        return self.template.with_hands(hands, remaining)
+        return remaining
 
     def _json(self, hands: dict[int, tuple[int, ...]]) -> dict[str, Any]:
         v = self.view
@@ -255,6 +259,21 @@ def sample_hands(view: ViewLike, n: int,
     builder = DealBuilder(v)
     table = v.completions
     return [builder.hands(table.sample(rng)) for _ in range(n)]
+
+
+def sample_remaining(view: ViewLike, n: int,
+                     seed: int | random.Random | None = None) -> list[list[int]]:
+    """What each seat still holds in the ``n`` deals `sample_deals` would draw from
+    ``view`` with the same seed, without building `Position`s: per deal, the mask of
+    each seat's tiles in hand (by seat index; 0 for a seat out of play), for callers
+    that load a search engine at the view's point of play."""
+    v = as_view(view)
+    if n < 0:
+        raise PositionError("count", f"must be at least 0, not {n}", "INVALID_VALUE")
+    rng = as_rng(seed)
+    builder = DealBuilder(v)
+    table = v.completions
+    return [builder.remaining(table.sample(rng)) for _ in range(n)]
 
 
 def iter_deals(view: ViewLike) -> Iterator[Position]:

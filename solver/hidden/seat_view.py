@@ -38,7 +38,7 @@ from ..game.position import SEATS, Position
 from ..game.view import View, seat_view
 from ..search._core import CancelToken, Engine
 from .deals import MAX_DEALS, check_deal_count, check_seed, count_deals, enumerate_deals, \
-    sample_deals
+    sample_deals, sample_remaining
 from .hint import DEFAULT_ENUMERATION_LIMIT, MoveFigures, ViewLike, as_view
 from .stats import mean_estimate, wilson_interval
 
@@ -152,8 +152,13 @@ class _Rank:
         return value >= self.threshold if self.at_least else value < self.threshold
 
     def key(self, values: Sequence[int]) -> tuple[int, int]:
-        makes = self.make_sign * sum(1 for v in values if self.made(v))
-        total = self.value_sign * sum(values)
+        return self.key_of(sum(values), sum(1 for v in values if self.made(v)))
+
+    def key_of(self, total: int, makes: int) -> tuple[int, int]:
+        """The key of values that sum to ``total``, ``makes`` of them made. It rises
+        with a value on one side of the viewer's, falls on the other: the maximizer
+        wants more, and the make goes with it (nello's declarer wants fewer tricks)."""
+        total, makes = self.value_sign * total, self.make_sign * makes
         return (total, makes) if self.points_first else (makes, total)
 
 
@@ -228,6 +233,15 @@ class SeatViewPlayer:
             self._engines[key] = (p.rules, engine)
         return self._engines[key][1]
 
+    def _loaded(self, p: Position, remaining: list[int]) -> Engine:
+        """The engine at ``p``'s point of play on the deal where each seat still holds
+        ``remaining``."""
+        engine = self._engine(p)
+        engine.clear()
+        engine.set_state(remaining, p.leader, list(p.trick), p.points, p.available,
+                         p.tricks_left)
+        return engine
+
     def choose(self, p: Position, rng: random.Random) -> int:
         """The tile the seat to move on ``p`` plays, from its own view."""
         legal = p.legal_ids()
@@ -235,16 +249,72 @@ class SeatViewPlayer:
             return legal[0]
         rank = _Rank(p, p.to_move_index, self.objective)
         sums: dict[int, list[int]] = {t: [] for t in legal}
-        for deal in sample_deals(seat_view(p), self.inner_deals, rng):
-            engine = self._engine(deal)
-            engine.clear()
-            engine.set_state(list(deal.remaining), deal.leader, list(deal.trick), deal.points,
-                             deal.available, deal.tricks_left)
+        # The deals differ only in what the hidden seats hold.
+        *first, last = sample_remaining(seat_view(p), self.inner_deals, rng)
+        for remaining in first:
+            engine = self._loaded(p, remaining)
             before = engine.nodes
             for tile, value in engine.score_moves():
                 sums[tile].append(value)
             self.nodes += engine.nodes - before
-        return max(sorted(legal), key=lambda t: rank.key(sums[t]))
+        return self._best_after_last(p, last, sorted(legal), sums, rank)
+
+    def _best_after_last(self, p: Position, remaining: list[int], legal: list[int],
+                         sums: dict[int, list[int]], rank: _Rank) -> int:
+        """The move best over every deal (ties: the lowest tile), given each move's values
+        on the deals before the last, where each seat holds ``remaining``. The choice is
+        the one every move's exact value on the last deal gives, for less: there a move
+        needs its exact value only when it beats the best so far, which one null-window
+        test tells."""
+        engine = self._loaded(p, remaining)
+        before = engine.nodes
+        lowest, highest = p.points, p.points + p.available
+        best: int | None = None
+        best_key: tuple[int, int] | None = None
+        # The most promising first, so that the later ones mostly fail their test.
+        for tile in sorted(legal, key=lambda t: rank.key(sums[t]), reverse=True):
+            total = sum(sums[tile])
+            makes = sum(1 for v in sums[tile] if rank.made(v))
+
+            def beats(value: int) -> bool:
+                key = rank.key_of(total + value, makes + rank.made(value))
+                return best_key is None or key > best_key or (key == best_key and tile < best)
+            # The key is monotone in the value: the values that win are the top or the
+            # bottom of the range, and one null-window test at the edge tells whether
+            # this deal's value is among them.
+            top, bottom = beats(highest), beats(lowest)
+            if not top and not bottom:
+                continue
+            engine.play(tile)
+            if top and bottom:
+                wins, guess = True, -1
+            elif top:
+                guess = _edge(beats, lowest, highest)     # the lowest value that wins
+                wins = engine.at_least(guess)
+            else:
+                guess = _edge(beats, highest, lowest)     # the highest value that wins
+                wins = not engine.at_least(guess + 1)
+            value = engine.exact(guess) if wins else None
+            engine.undo()
+            if value is not None and beats(value):
+                best, best_key = tile, rank.key_of(total + value, makes + rank.made(value))
+        self.nodes += engine.nodes - before
+        assert best is not None
+        return best
+
+
+def _edge(wins: Callable[[int], bool], losing: int, winning: int) -> int:
+    """The value nearest ``losing`` that still ``wins``, between a value that loses and
+    one that wins (either order), by halving."""
+    step = 1 if winning > losing else -1
+    while abs(winning - losing) > 1:
+        middle = (losing + winning) // 2
+        if wins(middle):
+            winning = middle
+        else:
+            losing = middle
+    assert winning - losing == step
+    return winning
 
 
 def play_to_end(p: Position, inner_deals: int, rng: random.Random,
