@@ -223,7 +223,7 @@ def _every_value_choice(p: Position, inner_deals: int, objective: str, rng) -> i
 
 
 @pytest.mark.parametrize("trump", ["fours", "blanks", "doubles", "follow-me", "nello",
-                                   "sevens"])
+                                   "sevens", "moon"])
 def test_the_seat_view_player_chooses_as_every_moves_value_would(trump):
     """The inner player tests most moves on its last deal with one null window instead of
     valuing them: at every play of hands played out by it, for both objectives and
@@ -236,9 +236,13 @@ def test_the_seat_view_player_chooses_as_every_moves_value_would(trump):
     for hand in range(3):
         tiles = list(T.NAMES)
         rng.shuffle(tiles)
-        p = Position({"hands": {s: tiles[7 * i:7 * i + 7] for i, s in enumerate("NESW")},
-                      "plays": [], "contract": {"declarer": "S", "trump": trump,
-                                                "bid": 42 if trump in ("nello", "sevens") else 31}})
+        if trump == "moon":   # three players: tricks, the one deal of the example
+            p = Position(json.load(open("examples/moon.json")))
+        else:
+            p = Position({"hands": {s: tiles[7 * i:7 * i + 7] for i, s in enumerate("NESW")},
+                          "plays": [], "contract": {
+                              "declarer": "S", "trump": trump,
+                              "bid": 42 if trump in ("nello", "sevens") else 31}})
         while not p.is_complete:
             inner, objective = rng.choice([(1, "make"), (2, "points"), (3, "make"),
                                            (3, "points")])
