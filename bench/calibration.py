@@ -186,10 +186,12 @@ def luck(args: argparse.Namespace) -> None:
     with open(args.records, encoding="utf-8") as f:
         games = {g["id"]: GameRecord(g) for g in map(json.loads, f) if g.get("hands")}
     pairs = load(args.out, True)
-    dd = {(r.game, r.hand): r.predicted for r in load(args.double_dummy, True)}
+    dd = {(r.game, r.hand): r.predicted for path in args.double_dummy
+          for r in load(path, True)}
     missing = sum(1 for r in pairs if (r.game, r.hand) not in dd)
     if missing:
-        sys.exit(f"calibration: {missing} hands of {args.out} are not in {args.double_dummy}")
+        sys.exit(f"calibration: {missing} hands of {args.out} are not in "
+                 f"{', '.join(args.double_dummy)}")
     print("| defence | bin | hands | predicted | made | double dummy: expected | "
           "dealt | z |")
     print("|---|---|---|---|---|---|---|---|")
@@ -264,8 +266,8 @@ def main() -> None:
     u = sub.add_parser("luck", help="how the actual deals of each bin made double dummy")
     u.add_argument("--records", required=True, help="the game records the pairs came from")
     u.add_argument("--out", required=True, help="the calibration pairs (games)")
-    u.add_argument("--double-dummy", required=True,
-                   help="double-dummy calibration pairs of the same hands")
+    u.add_argument("--double-dummy", required=True, nargs="+", metavar="FILE",
+                   help="double-dummy calibration pairs of the same hands (one file or more)")
     u.set_defaults(fn=luck)
     args = parser.parse_args()
     try:
