@@ -24,6 +24,7 @@ from solver.play.calibration_run import (CALIBRATION_BID, POINT_DECLARATIONS, Ca
                                          play_calibration_hand, run_calibration)
 
 ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = str(ROOT / "bench" / "calibration.py")
 SMALL = {"advice_deals": 6, "hint_deals": 3}
 
 
@@ -103,14 +104,13 @@ def test_advised_mode_plays_the_recommendation_or_skips_a_pass():
 
 def test_the_bench_script_runs_and_reports(tmp_path):
     out = tmp_path / "cal.jsonl"
-    script = str(ROOT / "bench" / "calibration.py")
-    done = subprocess.run([sys.executable, script, "run", "--hands", "2", "--seed", "3",
+    done = subprocess.run([sys.executable, SCRIPT, "run", "--hands", "2", "--seed", "3",
                            "--advice-deals", "6", "--hint-deals", "3", "--workers", "1",
                            "--out", str(out)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "calibration: 2/2" in done.stderr
     assert len(out.read_text().splitlines()) == 2
-    shown = subprocess.run([sys.executable, script, "report", "--out", str(out)],
+    shown = subprocess.run([sys.executable, SCRIPT, "report", "--out", str(out)],
                            capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith("2 hands;")
@@ -156,17 +156,24 @@ def test_a_game_hand_pairs_the_winning_call_advice_with_the_result(games):
     assert run_game_calibration(games, advice_deals=6, seed=5, workers=2) == pairs
 
 
-def test_the_bench_script_measures_games_and_writes_the_package_table(tmp_path, games):
+@pytest.fixture
+def measured(tmp_path, games) -> tuple:
+    """The games' records and their pairs (double dummy, 6 deals) measured by the bench
+    script: (records file, pairs file, pairs)."""
     records = tmp_path / "games.jsonl"
     records.write_text("".join(json.dumps(g) + "\n" for g in games))
-    out, table = tmp_path / "pairs.jsonl", tmp_path / "table.json"
-    script = str(ROOT / "bench" / "calibration.py")
-    done = subprocess.run([sys.executable, script, "games", "--records", str(records),
+    out = tmp_path / "pairs.jsonl"
+    done = subprocess.run([sys.executable, SCRIPT, "games", "--records", str(records),
                            "--advice-deals", "6", "--workers", "1", "--out", str(out)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    pairs = [json.loads(line) for line in out.read_text().splitlines()]
-    shown = subprocess.run([sys.executable, script, "report", "--games", "--out", str(out),
+    return records, out, [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def test_the_bench_script_measures_games_and_writes_the_package_table(tmp_path, measured):
+    _, out, pairs = measured
+    table = tmp_path / "table.json"
+    shown = subprocess.run([sys.executable, SCRIPT, "report", "--games", "--out", str(out),
                             "--package-table", str(table), "--provenance", "a test"],
                            capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0, shown.stderr
@@ -176,22 +183,14 @@ def test_the_bench_script_measures_games_and_writes_the_package_table(tmp_path, 
     assert sum(b["made"] for b in data["bins"]) == sum(p["made"] for p in pairs)
 
 
-def test_the_bench_script_measures_the_luck_of_the_deals(tmp_path, games):
+def test_the_bench_script_measures_the_luck_of_the_deals(tmp_path, games, measured):
     """``luck`` sets, beside each bin, how often the deals as dealt made double dummy
     (solved here move by move) against the double-dummy advice's expectation."""
     from solver import Position, solve
     from solver.game.game_record import read_game
-    records = tmp_path / "games.jsonl"
-    records.write_text("".join(json.dumps(g) + "\n" for g in games))
-    out = tmp_path / "pairs.jsonl"
-    script = str(ROOT / "bench" / "calibration.py")
-    done = subprocess.run([sys.executable, script, "games", "--records", str(records),
-                           "--advice-deals", "6", "--workers", "1", "--out", str(out)],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    pairs = [json.loads(line) for line in out.read_text().splitlines()]
+    records, out, pairs = measured
     # The same pairs as the double-dummy file: each bin's expectation is its prediction.
-    shown = subprocess.run([sys.executable, script, "luck", "--records", str(records),
+    shown = subprocess.run([sys.executable, SCRIPT, "luck", "--records", str(records),
                             "--out", str(out), "--double-dummy", str(out)],
                            capture_output=True, text=True, timeout=120)
     assert shown.returncode == 0, shown.stderr
@@ -211,7 +210,7 @@ def test_the_bench_script_measures_the_luck_of_the_deals(tmp_path, games):
             assert p["declaration"] not in ("nello", "sevens")   # points decide these
             dealt.append(solve(Position(start)).value >= min(p["bid"], 42))
         assert float(row[6]) == pytest.approx(sum(dealt) / len(dealt), abs=5e-4)
-    bad = subprocess.run([sys.executable, script, "luck", "--records", str(records),
+    bad = subprocess.run([sys.executable, SCRIPT, "luck", "--records", str(records),
                           "--out", str(out), "--double-dummy", str(tmp_path / "none.jsonl")],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode != 0 and "No such file" in bad.stderr and "Traceback" not in bad.stderr

@@ -252,13 +252,8 @@ def sample_hands(view: ViewLike, n: int,
     """The hands of the ``n`` deals `sample_deals` would draw from ``view`` with the same
     seed, without building `Position`s: seat index -> its 7 tiles as dealt (tile
     indices, highest first), for callers that feed a search engine directly."""
-    v = as_view(view)
-    if n < 0:
-        raise PositionError("count", f"must be at least 0, not {n}", "INVALID_VALUE")
-    rng = as_rng(seed)
-    builder = DealBuilder(v)
-    table = v.completions
-    return [builder.hands(table.sample(rng)) for _ in range(n)]
+    builder, drawn = _drawn_places(view, n, seed)
+    return [builder.hands(places) for places in drawn]
 
 
 def sample_remaining(view: ViewLike, n: int,
@@ -267,13 +262,20 @@ def sample_remaining(view: ViewLike, n: int,
     ``view`` with the same seed, without building `Position`s: per deal, the mask of
     each seat's tiles in hand (by seat index; 0 for a seat out of play), for callers
     that load a search engine at the view's point of play."""
+    builder, drawn = _drawn_places(view, n, seed)
+    return [builder.remaining(places) for places in drawn]
+
+
+def _drawn_places(view: ViewLike, n: int, seed: int | random.Random | None
+                  ) -> tuple[DealBuilder, list[list[list[int]]]]:
+    """The deal builder of ``view`` and the places of the ``n`` deals drawn with ``seed``
+    (the draws of `sample_deals`)."""
     v = as_view(view)
     if n < 0:
         raise PositionError("count", f"must be at least 0, not {n}", "INVALID_VALUE")
     rng = as_rng(seed)
-    builder = DealBuilder(v)
     table = v.completions
-    return [builder.remaining(table.sample(rng)) for _ in range(n)]
+    return DealBuilder(v), [table.sample(rng) for _ in range(n)]
 
 
 def iter_deals(view: ViewLike) -> Iterator[Position]:
